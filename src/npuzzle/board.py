@@ -1,0 +1,339 @@
+"""The board model: an immutable W×H grid of distinct integer labels with one blank.
+
+Vocabulary (used everywhere in npuzzle):
+
+* *tile*: a piece, named by its integer *label*; the *blank* is the empty cell's label (default 0).
+* *cell*: a position, ``cell = row * width + col``, row 0 at the top.
+* *move*: the label of the tile that slides into the blank.
+* *direction*: where that **tile** goes: ``U`` up, ``D`` down, ``L`` left, ``R`` right (the speed-solving
+  convention; the blank goes the opposite way). Use :func:`npuzzle.notation.blank_to_tile_directions`
+  to convert from blank-direction notation.
+
+>>> b = Board.from_rows([[1, 2, 3], [4, 5, 6], [7, 0, 8]])
+>>> b.legal_moves()
+(5, 7, 8)
+>>> b.move(8)
+Board.from_rows([[1, 2, 3], [4, 5, 6], [7, 8, 0]])
+>>> b.move_direction("L") == b.move(8)
+True
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from .errors import BoardFormatError, IllegalMoveError, LabelError
+
+#: Direction letters, always the direction the *tile* travels.
+DIRECTIONS = "UDLR"
+#: (row delta, col delta) of the tile's travel for each direction letter.
+DIRECTION_DELTAS: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+MAX_SIDE = 256  # a 256×256 board already has 65,536 cells; anything larger is a typo, not a puzzle
+
+
+def _as_label(value: object) -> int:
+    """An integer label from an int or NumPy integer; bool and float are refused."""
+    if isinstance(value, bool):
+        raise BoardFormatError(f"tile labels must be integers, got {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise BoardFormatError(f"tile labels must be integers, got {value!r}") from None
+
+
+class Board:
+    """An immutable, hashable sliding-tile position on a ``width`` × ``height`` grid.
+
+    ``tiles`` is the row-major tuple of labels; exactly one of them equals ``blank``.
+    Labels are any distinct integers (``0..N-1``, ``1..N`` with a hole, ...).
+
+    >>> Board([1, 2, 3, 0], 2, 2).blank_cell
+    3
+    >>> Board([1, 2, 3, 0], 2, 2) == Board((1, 2, 3, 0), width=2, height=2)
+    True
+    """
+
+    __slots__ = ("_hash", "_index", "blank", "height", "tiles", "width")
+
+    tiles: tuple[int, ...]
+    width: int
+    height: int
+    blank: int
+
+    def __init__(self, tiles: Iterable[int], width: int, height: int, blank: int = 0) -> None:
+        try:
+            tiles_t = tuple(_as_label(v) for v in tiles)
+        except TypeError as exc:
+            raise BoardFormatError(f"tiles must be a sequence of integer labels: {exc}") from None
+        width, height, blank = int(width), int(height), int(blank)
+        if width < 2 or height < 2:
+            raise BoardFormatError(
+                f"a board needs at least 2 columns and 2 rows, got {width}x{height}: "
+                "on a 1-wide board tiles can never pass each other"
+            )
+        if width > MAX_SIDE or height > MAX_SIDE:
+            raise BoardFormatError(f"board {width}x{height} is larger than {MAX_SIDE}x{MAX_SIDE}")
+        n = width * height
+        if len(tiles_t) != n:
+            raise BoardFormatError(
+                f"a {width}x{height} board has {n} cells but {len(tiles_t)} labels were given"
+            )
+        index: dict[int, int] = {}
+        for cell, label in enumerate(tiles_t):
+            if label in index:
+                raise LabelError(f"label {label} appears twice (cells {index[label]} and {cell})")
+            index[label] = cell
+        if blank not in index:
+            raise LabelError(
+                f"no blank: label {blank} does not occur (use blank=... / --blank to name the hole's label)"
+            )
+        object.__setattr__(self, "tiles", tiles_t)
+        object.__setattr__(self, "width", width)
+        object.__setattr__(self, "height", height)
+        object.__setattr__(self, "blank", blank)
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_hash", hash((tiles_t, width, height, blank)))
+
+    # -- construction -------------------------------------------------------------------------------
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[int]], blank: int = 0) -> Board:
+        """Build from a list of rows (top to bottom)."""
+        if not rows or any(len(r) != len(rows[0]) for r in rows):
+            raise BoardFormatError(f"rows must be non-empty and of equal length, got {rows!r}")
+        return cls([v for r in rows for v in r], len(rows[0]), len(rows), blank)
+
+    @classmethod
+    def from_array(cls, array: Any, width: int | None = None, height: int | None = None, blank: int = 0) -> Board:
+        """Build from a 2-D NumPy array (height × width) or a flat one with ``width`` and ``height``."""
+        shape = getattr(array, "shape", None)
+        if shape is not None and len(shape) == 2:
+            height, width = int(shape[0]), int(shape[1])
+            flat = [int(v) for v in array.reshape(-1)]
+        else:
+            flat = [int(v) for v in array]
+            if width is None or height is None:
+                raise BoardFormatError("a flat array needs width= and height=")
+        return cls(flat, width, height, blank)
+
+    # -- immutability and identity ------------------------------------------------------------------
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Board is immutable; use move(), apply() or relabel() to get a new board")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Board is immutable")
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (
+            self.tiles == other.tiles
+            and self.width == other.width
+            and self.height == other.height
+            and self.blank == other.blank
+        )
+
+    def __copy__(self) -> Board:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Board, (self.tiles, self.width, self.height, self.blank))
+
+    def __repr__(self) -> str:
+        extra = f", blank={self.blank}" if self.blank != 0 else ""
+        return f"Board.from_rows({[list(r) for r in self.rows()]!r}{extra})"
+
+    def __str__(self) -> str:
+        from .notation import format_board  # noqa: PLC0415 - notation imports board
+
+        return format_board(self, "grid")
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.tiles)
+
+    # -- geometry -----------------------------------------------------------------------------------
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(width, height)``."""
+        return self.width, self.height
+
+    @property
+    def n_cells(self) -> int:
+        return self.width * self.height
+
+    @property
+    def blank_cell(self) -> int:
+        return self._index[self.blank]  # type: ignore[no-any-return]
+
+    @property
+    def labels(self) -> frozenset[int]:
+        """The set of labels, blank included."""
+        return frozenset(self.tiles)
+
+    def cell_of(self, label: int) -> int:
+        """The cell holding ``label``; raises :class:`LabelError` for an unknown label."""
+        try:
+            return self._index[label]  # type: ignore[no-any-return]
+        except KeyError:
+            raise LabelError(f"label {label} is not on this {self.width}x{self.height} board") from None
+
+    def position_of(self, label: int) -> tuple[int, int]:
+        """``(row, col)`` of ``label``."""
+        return divmod(self.cell_of(label), self.width)
+
+    def at(self, row: int, col: int) -> int:
+        return self.tiles[row * self.width + col]
+
+    def rows(self) -> list[tuple[int, ...]]:
+        w = self.width
+        return [self.tiles[r * w : (r + 1) * w] for r in range(self.height)]
+
+    def neighbour_cells(self, cell: int) -> list[int]:
+        """Cells orthogonally adjacent to ``cell``."""
+        row, col = divmod(cell, self.width)
+        out = []
+        if row > 0:
+            out.append(cell - self.width)
+        if row < self.height - 1:
+            out.append(cell + self.width)
+        if col > 0:
+            out.append(cell - 1)
+        if col < self.width - 1:
+            out.append(cell + 1)
+        return out
+
+    # -- moves --------------------------------------------------------------------------------------
+    def legal_moves(self) -> tuple[int, ...]:
+        """Labels of the tiles that can slide into the blank (single-tile metric), sorted."""
+        return tuple(sorted(self.tiles[c] for c in self.neighbour_cells(self.blank_cell)))
+
+    def legal_slides(self) -> tuple[int, ...]:
+        """Labels that can be clicked in the multi-tile metric: every tile in the blank's row or column."""
+        br, bc = divmod(self.blank_cell, self.width)
+        out = [self.at(br, c) for c in range(self.width) if c != bc]
+        out += [self.at(r, bc) for r in range(self.height) if r != br]
+        return tuple(sorted(out))
+
+    def _swapped(self, blank_cell: int, tile_cell: int) -> Board:
+        tiles = list(self.tiles)
+        tiles[blank_cell], tiles[tile_cell] = tiles[tile_cell], tiles[blank_cell]
+        return Board(tiles, self.width, self.height, self.blank)
+
+    def move(self, label: int) -> Board:
+        """Slide tile ``label`` into the adjacent blank; :class:`IllegalMoveError` if not adjacent.
+
+        >>> Board([1, 2, 3, 0], 2, 2).move(2).tiles
+        (1, 0, 3, 2)
+        """
+        if label == self.blank:
+            raise IllegalMoveError(f"cannot move the blank ({label}) itself; name the tile that slides")
+        if label not in self._index:
+            raise IllegalMoveError(f"tile {label} is not on this board")
+        cell = self._index[label]
+        blank_cell = self.blank_cell
+        if cell not in self.neighbour_cells(blank_cell):
+            raise IllegalMoveError(
+                f"tile {label} is not next to the blank; legal moves here: {list(self.legal_moves())}"
+            )
+        return self._swapped(blank_cell, cell)
+
+    def direction_of(self, label: int) -> str:
+        """The direction tile ``label`` would travel when slid (it must share the blank's row or column)."""
+        tr, tc = self.position_of(label)
+        br, bc = divmod(self.blank_cell, self.width)
+        if tr == br and tc != bc:
+            return "R" if tc < bc else "L"
+        if tc == bc and tr != br:
+            return "D" if tr < br else "U"
+        raise IllegalMoveError(f"tile {label} is not in the blank's row or column")
+
+    def tile_for_direction(self, direction: str, distance: int = 1) -> int:
+        """The label that travels ``direction`` (tile convention) when ``distance`` tiles slide at once."""
+        d = direction.upper()
+        if d not in DIRECTION_DELTAS:
+            raise IllegalMoveError(f"direction must be one of U, D, L, R (tile travel), got {direction!r}")
+        dr, dc = DIRECTION_DELTAS[d]
+        br, bc = divmod(self.blank_cell, self.width)
+        # the tile travelling (dr, dc) stands on the opposite side of the blank
+        tr, tc = br - dr * distance, bc - dc * distance
+        if not (0 <= tr < self.height and 0 <= tc < self.width):
+            raise IllegalMoveError(
+                f"no tile can move {d}{'' if distance == 1 else distance}: the blank is at row {br}, "
+                f"column {bc} of a {self.width}x{self.height} board"
+            )
+        return self.at(tr, tc)
+
+    def move_direction(self, direction: str) -> Board:
+        """Move the tile that travels ``direction`` (U/D/L/R: where the *tile* goes)."""
+        return self.move(self.tile_for_direction(direction))
+
+    def slide(self, label: int) -> Board:
+        """Multi-tile move: slide ``label`` and every tile between it and the blank one cell toward the blank.
+
+        >>> Board([1, 2, 0, 3], 3, 2, blank=0).slide(1).tiles
+        (0, 1, 2, 3)
+        """
+        if label == self.blank:
+            raise IllegalMoveError("cannot slide the blank itself; name the farthest tile that moves")
+        direction = self.direction_of(label) if label in self._index else None
+        if direction is None:
+            raise IllegalMoveError(f"tile {label} is not on this board")
+        tr, tc = self.position_of(label)
+        br, bc = divmod(self.blank_cell, self.width)
+        distance = abs(tr - br) + abs(tc - bc)
+        board = self
+        for _ in range(distance):
+            board = board.move_direction(direction)
+        return board
+
+    def apply(self, moves: Iterable[int], metric: str = "single") -> Board:
+        """Apply a sequence of moves (labels). ``metric="multi"`` treats each as a :meth:`slide`."""
+        board = self
+        step = Board.slide if metric == "multi" else Board.move
+        for i, label in enumerate(moves):
+            try:
+                board = step(board, label)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"move {i + 1} ({label}): {exc}") from None
+        return board
+
+    def neighbours(self) -> list[tuple[int, Board]]:
+        """``(move, board)`` for every legal single-tile move."""
+        return [(label, self.move(label)) for label in self.legal_moves()]
+
+    # -- conversions --------------------------------------------------------------------------------
+    def relabel(self, mapping: dict[int, int], blank: int | None = None) -> Board:
+        """A board with every label replaced through ``mapping`` (must cover all labels)."""
+        missing = [t for t in self.tiles if t not in mapping]
+        if missing:
+            raise LabelError(f"relabel mapping misses labels {missing}")
+        new_blank = mapping[self.blank] if blank is None else blank
+        return Board([mapping[t] for t in self.tiles], self.width, self.height, new_blank)
+
+    def to_array(self) -> Any:
+        """The tiles as a ``height × width`` NumPy ``int64`` array."""
+        import numpy as np  # noqa: PLC0415 - keep `import npuzzle` light
+
+        return np.array(self.tiles, dtype=np.int64).reshape(self.height, self.width)
+
+    def to_list(self) -> list[int]:
+        return list(self.tiles)
+
+    def with_tiles(self, tiles: Iterable[int]) -> Board:
+        """Same size and blank label, other tiles."""
+        return Board(tiles, self.width, self.height, self.blank)
+
+
+__all__ = ["DIRECTIONS", "DIRECTION_DELTAS", "OPPOSITE", "Board"]

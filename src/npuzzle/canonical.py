@@ -1,0 +1,46 @@
+"""The canonical form that solvers, kernels and tables work on.
+
+Any goal is handled by relabelling: the canonical value of a tile is its *home cell* in the goal, so the
+canonical goal is ``0, 1, ..., N-1`` and the blank's value is the goal's blank cell. Solvers never see user
+labels; moves come back as cells and are mapped to labels here.
+
+>>> from npuzzle.board import Board
+>>> from npuzzle.goals import classic
+>>> to_canonical(Board([1, 2, 0, 3], 2, 2), classic(2, 2))
+[0, 1, 3, 2]
+>>> from_canonical([0, 1, 3, 2], classic(2, 2))
+Board.from_rows([[1, 2], [0, 3]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .board import Board
+from .goals import check_same_labels
+
+
+def to_canonical(start: Board, goal: Board) -> list[int]:
+    """``values[cell]`` = home cell (in ``goal``) of the tile standing in ``cell`` of ``start``."""
+    check_same_labels(start, goal)
+    return [goal.cell_of(label) for label in start.tiles]
+
+
+def from_canonical(values: Sequence[int], goal: Board) -> Board:
+    """Inverse of :func:`to_canonical`: the user's board whose canonical form is ``values``."""
+    return Board([goal.tiles[int(v)] for v in values], goal.width, goal.height, goal.blank)
+
+
+def moves_from_cells(start: Board, cells: Iterable[int], metric: str = "single") -> tuple[int, ...]:
+    """Labels of the tiles that slide, from the cells the blank moves to (single) or the cells of the
+    farthest sliding tile (multi), replaying from ``start``. Raises on an illegal step."""
+    board = start
+    labels: list[int] = []
+    for cell in cells:
+        label = board.tiles[int(cell)]
+        board = board.slide(label) if metric == "multi" else board.move(label)
+        labels.append(label)
+    return tuple(labels)
+
+
+__all__ = ["from_canonical", "moves_from_cells", "to_canonical"]

@@ -1,0 +1,86 @@
+"""Every error npuzzle raises on purpose.
+
+The tree::
+
+    PuzzleError                      base class: catch this to catch everything below
+    ├── BoardFormatError (ValueError)   text or list that is not a valid board
+    │   └── LabelError                  duplicate / missing / foreign labels, missing blank
+    ├── GoalMismatchError (ValueError)  start and goal differ in size or label set
+    ├── IllegalMoveError (ValueError)   a move that the position does not allow
+    ├── UnsolvableError                 start cannot reach goal (parity)
+    ├── ProblemTooLargeError            the chosen method cannot handle this board
+    ├── SearchLimitExceeded             max_nodes / max_seconds / memory cap hit; carries stats
+    └── TableError                      pattern-database store problems
+        ├── TableMissingError           the table is not built; message names the command
+        └── TableCorruptError           checksum / header / size mismatch
+
+Messages quote the offending input so a user can act on them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class PuzzleError(Exception):
+    """Base class of all npuzzle errors."""
+
+
+class BoardFormatError(PuzzleError, ValueError):
+    """A board text or list could not be understood, or has the wrong shape."""
+
+
+class LabelError(BoardFormatError):
+    """The labels of a board are not a valid set (duplicates, no blank, ...)."""
+
+
+class GoalMismatchError(PuzzleError, ValueError):
+    """Start and goal do not have the same size and the same labels."""
+
+
+class IllegalMoveError(PuzzleError, ValueError):
+    """A move that the current position does not allow."""
+
+
+class UnsolvableError(PuzzleError):
+    """The start cannot reach the goal: it lies in the other parity class."""
+
+
+class ProblemTooLargeError(PuzzleError, ValueError):
+    """The requested method cannot handle a board of this size."""
+
+
+class SearchLimitExceeded(PuzzleError):
+    """A search hit one of its limits; ``stats`` holds what was done so far."""
+
+    def __init__(self, message: str, stats: Any = None, limit: str = "") -> None:
+        super().__init__(message)
+        self.stats = stats
+        self.limit = limit
+
+
+class TableError(PuzzleError):
+    """Base class for pattern-database store problems."""
+
+
+class TableMissingError(TableError):
+    """A pattern database that is needed has not been built."""
+
+
+class TableCorruptError(TableError):
+    """A pattern database file failed its header, size or checksum check."""
+
+
+__all__ = [
+    "BoardFormatError",
+    "GoalMismatchError",
+    "IllegalMoveError",
+    "LabelError",
+    "ProblemTooLargeError",
+    "PuzzleError",
+    "SearchLimitExceeded",
+    "TableCorruptError",
+    "TableError",
+    "TableMissingError",
+    "UnsolvableError",
+]
