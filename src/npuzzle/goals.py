@@ -32,11 +32,23 @@ from .board import Board
 from .errors import BoardFormatError, GoalMismatchError
 
 
+def tile_labels(n_cells: int, blank: int = 0) -> list[int]:
+    """The tile labels a preset uses: ``1..N-1``, or ``0..N-1`` without ``blank`` when ``blank`` is one of
+    those (tiles 0..7 with 8 as the hole).
+
+    >>> tile_labels(9, 8)
+    [0, 1, 2, 3, 4, 5, 6, 7]
+    """
+    if 1 <= blank <= n_cells - 1:
+        return [label for label in range(n_cells) if label != blank]
+    return list(range(1, n_cells))
+
+
 def _from_order(order: Sequence[int], width: int, height: int, blank: int) -> Board:
-    """Tiles 1..N-1 placed along ``order`` (a list of cells); the last cell of the order holds the blank."""
+    """Tiles placed along ``order`` (a list of cells); the last cell of the order holds the blank."""
     tiles = [0] * (width * height)
-    for i, cell in enumerate(order[:-1]):
-        tiles[cell] = i + 1
+    for label, cell in zip(tile_labels(width * height, blank), order[:-1], strict=True):
+        tiles[cell] = label
     tiles[order[-1]] = blank
     return Board(tiles, width, height, blank)
 
@@ -48,8 +60,7 @@ def classic(width: int, height: int, blank: int = 0) -> Board:
 
 def blank_first(width: int, height: int, blank: int = 0) -> Board:
     """Blank in the top-left cell, then 1..N-1 row-major (Korf's goal)."""
-    n = width * height
-    return Board([blank, *range(1, n)], width, height, blank)
+    return Board([blank, *tile_labels(width * height, blank)], width, height, blank)
 
 
 def snake(width: int, height: int, blank: int = 0) -> Board:
@@ -108,7 +119,7 @@ def blank_at(width: int, height: int, cell: int | None = None, blank: int = 0) -
 def random_goal(width: int, height: int, seed: int | None = None, blank: int = 0) -> Board:
     """Labels 1..N-1 and the blank in a random arrangement drawn from ``seed``."""
     rng = random.Random(seed)
-    tiles = [*range(1, width * height), blank]
+    tiles = [*tile_labels(width * height, blank), blank]
     rng.shuffle(tiles)
     return Board(tiles, width, height, blank)
 
@@ -255,4 +266,5 @@ __all__ = [
     "snake",
     "spiral",
     "spiral_order",
+    "tile_labels",
 ]

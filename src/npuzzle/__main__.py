@@ -1,0 +1,6 @@
+"""``python -m npuzzle``."""
+
+from npuzzle.cli import run
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,58 @@
+"""The ``npuzzle`` command line: one typer app, one module per command group, one error mapper.
+
+Every command returns through :func:`main`, which maps errors to exit codes in one place
+(see :mod:`npuzzle.cli.common`): 0 success, 1 unsolvable, 2 bad input, 3 a limit was hit.
+Command modules import heavy things (numba kernels, Pillow, FastAPI) inside the command functions,
+so ``npuzzle --help`` stays fast and compiles nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+import typer
+
+from . import board_cmds, pdb_cmds, picture_cmds, solve_cmds, web_cmds
+from .common import HANDLED, error_line, exit_code_for
+
+app = typer.Typer(
+    name="npuzzle",
+    help="Sliding-tile puzzles on any WxH board: check, generate, solve, render, play.\n\n"
+    "Directions are always where the TILE travels (U/D/L/R), the speed-solving convention.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+for _module in (board_cmds, solve_cmds, pdb_cmds, picture_cmds, web_cmds):
+    _module.register(app)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=argv, prog_name="npuzzle", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Abort:
+        typer.echo("npuzzle: aborted", err=True)
+        return 130
+    except HANDLED as exc:
+        typer.echo(f"npuzzle: {error_line(exc)}", err=True)
+        return exit_code_for(exc)
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+__all__ = ["app", "main", "run"]

@@ -1,0 +1,134 @@
+"""Helpers shared by every CLI command: loading boards and goals, printing errors, exit codes.
+
+Exit codes (the same for every command): 0 success; 1 unsolvable; 2 bad input; 3 a limit was hit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from ..board import Board
+from ..errors import PuzzleError, SearchLimitExceeded, UnsolvableError
+from ..goals import ALIASES, LAYOUTS, goal_for
+from ..notation import parse_board, parse_size
+
+EXIT_OK = 0
+EXIT_UNSOLVABLE = 1
+EXIT_BAD_INPUT = 2
+EXIT_LIMIT = 3
+
+# Shared option declarations, so every command spells them the same way.
+SizeOption = Annotated[
+    str | None, typer.Option("--size", "-s", help="Board size WxH (width x height), e.g. 4x3. Needed only "
+                              "when the tile count is not square and the text has no rows.")
+]
+BlankOption = Annotated[int, typer.Option("--blank", "-b", help="Label of the empty cell (default 0).")]
+GoalOption = Annotated[
+    str,
+    typer.Option(
+        "--goal",
+        "-g",
+        help="Goal: a layout name (classic, blank-first, snake, spiral, column, blank-at:CELL, random:SEED) "
+        "or the goal's tiles as text.",
+    ),
+]
+BoardArgument = Annotated[
+    str,
+    typer.Argument(
+        help="The board: tiles as text ('1 2 3 / 4 5 6 / 7 8 0', commas, newlines, _ for the blank), "
+        "a Tatham id (4x4:1,2,...), JSON, a file path, or - for standard input.",
+        show_default=False,
+    ),
+]
+
+
+def read_board_text(text: str) -> str:
+    """``-`` reads standard input; an existing file path reads the file; anything else is the board text."""
+    if text == "-":
+        return sys.stdin.read()
+    if "\n" not in text and len(text) < 4096:
+        try:
+            path = Path(text)
+            if path.is_file():
+                return path.read_text(encoding="utf-8")
+        except (OSError, ValueError):  # not a usable path: it is board text
+            pass
+    return text
+
+
+def load_board(text: str, size: str | None = None, blank: int = 0) -> Board:
+    """Parse the BOARD argument with the ``--size`` and ``--blank`` options."""
+    width = height = None
+    if size:
+        width, height = parse_size(size)
+    return parse_board(read_board_text(text), width, height, blank)
+
+
+def is_layout_name(text: str) -> bool:
+    name = text.strip().lower().partition(":")[0]
+    return name in LAYOUTS or name in ALIASES
+
+
+def load_goal(goal: str | None, start: Board) -> Board:
+    """Resolve ``--goal``: a layout name or tiles, checked to match ``start``'s size and labels."""
+    if goal is None or not goal.strip():
+        return goal_for(start, "classic")
+    if is_layout_name(goal):
+        return goal_for(start, goal)
+    board = parse_board(read_board_text(goal), start.width, start.height, start.blank)
+    return goal_for(start, board)
+
+
+def exit_code_for(exc: BaseException) -> int:
+    if isinstance(exc, UnsolvableError):
+        return EXIT_UNSOLVABLE
+    if isinstance(exc, SearchLimitExceeded):
+        return EXIT_LIMIT
+    return EXIT_BAD_INPUT
+
+
+def error_line(exc: BaseException) -> str:
+    message = str(exc) or exc.__class__.__name__
+    return " ".join(message.split())
+
+
+def fail(exc: BaseException, json_output: bool = False, extra: dict[str, Any] | None = None) -> NoReturn:
+    """Report ``exc`` (one line on stderr, and a JSON object on stdout with ``--json``) and exit."""
+    code = exit_code_for(exc)
+    if json_output:
+        payload: dict[str, Any] = {"error": error_line(exc), "kind": exc.__class__.__name__}
+        stats = getattr(exc, "stats", None)
+        if stats is not None:
+            payload["stats"] = stats.to_dict() if hasattr(stats, "to_dict") else stats
+        if extra:
+            payload.update(extra)
+        typer.echo(json.dumps(payload))
+    typer.echo(f"npuzzle: {error_line(exc)}", err=True)
+    raise typer.Exit(code)
+
+
+HANDLED = (PuzzleError, ValueError, OSError)
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_LIMIT",
+    "EXIT_OK",
+    "EXIT_UNSOLVABLE",
+    "HANDLED",
+    "BlankOption",
+    "BoardArgument",
+    "GoalOption",
+    "SizeOption",
+    "error_line",
+    "exit_code_for",
+    "fail",
+    "is_layout_name",
+    "load_board",
+    "load_goal",
+    "read_board_text",
+]

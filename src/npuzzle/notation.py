@@ -1,0 +1,448 @@
+"""Reading and writing boards and move lists.
+
+Boards
+    :func:`parse_board` understands plain text (``"1 2 3 / 4 5 6 / 7 8 0"``, commas, newlines, ``_`` or ``.``
+    for the blank), nested and flat lists, JSON, Simon Tatham's game ids (``4x4:1,2,...,0``), the 42-school
+    n-puzzle file (``#`` comments, a size line, then rows) and Slidysim rows (``5 3 8 9/0 2 4 1/...``).
+    :func:`format_board` writes ``grid``, ``line``, ``json``, ``rows`` (Slidysim), ``tatham``, ``korf`` and ``42``;
+    ``parse_board(format_board(b, style), blank=b.blank) == b`` for every style.
+
+Moves
+    A move is the label of the tile that slides. Directions are letters for where the **tile** travels
+    (``U`` up, ``D`` down, ``L`` left, ``R`` right: the speed-solving convention). Run-length form ``R3D2``
+    abbreviates ``RRRDD``. Notations that name the *blank's* direction go through
+    :func:`blank_to_tile_directions` explicitly.
+
+>>> b = parse_board("1 2 3 / 4 5 6 / 7 _ 8")
+>>> b.tiles
+(1, 2, 3, 4, 5, 6, 7, 0, 8)
+>>> print(format_board(b))
+1 2 3
+4 5 6
+7 _ 8
+>>> format_board(b, "tatham")
+'3x3:1,2,3,4,5,6,7,0,8'
+>>> directions_to_moves(b, "L")
+[8]
+>>> moves_to_directions(b, [8])
+'L'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .board import DIRECTIONS, OPPOSITE, Board
+from .errors import BoardFormatError, IllegalMoveError, LabelError
+
+BLANK_TOKENS = frozenset({"_", ".", "-", "--", "__"})
+BOARD_STYLES = ("grid", "line", "json", "rows", "tatham", "korf", "42")
+
+_TATHAM = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*:\s*(.*)$", re.DOTALL)
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX×*]\s*(\d+)\s*$")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"4x3"`` → ``(4, 3)`` (width × height); a single number ``"4"`` means 4×4.
+
+    >>> parse_size("4x3")
+    (4, 3)
+    """
+    text = str(text).strip()
+    match = _SIZE.match(text)
+    if match:
+        return int(match.group(1)), int(match.group(2))
+    if text.isdigit():
+        return int(text), int(text)
+    raise BoardFormatError(f"size must look like WxH (e.g. 4x3), got {text!r}")
+
+
+def _token_to_label(token: str, blank: int, source: str) -> int:
+    if token in BLANK_TOKENS:
+        return blank
+    try:
+        return int(token)
+    except ValueError:
+        raise BoardFormatError(f"{token!r} is not a tile number in {_quote(source)}") from None
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    text = " ".join(str(text).split())
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _infer_size(count: int, width: int | None, height: int | None, source: str) -> tuple[int, int]:
+    if width is not None and height is not None:
+        if width * height != count:
+            raise BoardFormatError(
+                f"size {width}x{height} needs {width * height} tiles but {count} were given in {_quote(source)}"
+            )
+        return width, height
+    if width is not None or height is not None:
+        known = width if width is not None else int(height or 0)
+        if known <= 0 or count % known:
+            raise BoardFormatError(f"{count} tiles do not fill whole rows of {known} in {_quote(source)}")
+        other = count // known
+        return (known, other) if width is not None else (other, known)
+    side = math.isqrt(count)
+    if side * side != count:
+        raise BoardFormatError(
+            f"{count} tiles is not a square count, so the size is ambiguous: give the size "
+            f"(--size WxH, or width= and height=) for {_quote(source)}"
+        )
+    return side, side
+
+
+def _board_from_rows(rows: list[list[int]], width: int | None, height: int | None, blank: int, src: str) -> Board:
+    lengths = {len(r) for r in rows}
+    if len(rows) > 1 and len(lengths) == 1:
+        row_w, row_h = len(rows[0]), len(rows)
+        if (width is not None and width != row_w) or (height is not None and height != row_h):
+            raise BoardFormatError(
+                f"the text has {row_h} rows of {row_w} but the size given is {width}x{height}: {_quote(src)}"
+            )
+        return Board([v for r in rows for v in r], row_w, row_h, blank)
+    if len(rows) > 1 and len(lengths) > 1:
+        raise BoardFormatError(f"rows have different lengths {sorted(lengths)} in {_quote(src)}")
+    flat = [v for r in rows for v in r]
+    w, h = _infer_size(len(flat), width, height, src)
+    return Board(flat, w, h, blank)
+
+
+def _parse_nested(value: Any, width: int | None, height: int | None, blank: int, src: str) -> Board:
+    if isinstance(value, dict):
+        tiles = value.get("tiles", value.get("board"))
+        if tiles is None:
+            raise BoardFormatError(f"a JSON board object needs a 'tiles' list: {_quote(src)}")
+        return _parse_nested(
+            tiles,
+            value.get("width", width),
+            value.get("height", height),
+            value.get("blank", blank),
+            src,
+        )
+    if not isinstance(value, list | tuple) or not value:
+        raise BoardFormatError(f"expected a non-empty list of tiles, got {_quote(src)}")
+    if all(isinstance(r, list | tuple) for r in value):
+        rows = [[_json_label(v, blank, src) for v in r] for r in value]
+        return _board_from_rows(rows, width, height, blank, src)
+    flat = [_json_label(v, blank, src) for v in value]
+    w, h = _infer_size(len(flat), width, height, src)
+    return Board(flat, w, h, blank)
+
+
+def _json_label(value: Any, blank: int, src: str) -> int:
+    if value is None:
+        return blank
+    if isinstance(value, str):
+        return _token_to_label(value.strip(), blank, src)
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            import numpy as np
+
+            if isinstance(value, np.integer):
+                return int(value)
+        except ImportError:  # pragma: no cover
+            pass
+        raise BoardFormatError(f"{value!r} is not a tile number in {_quote(src)}")
+    return value
+
+
+def _strip_comments(text: str) -> list[str]:
+    lines = []
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            lines.append(line)
+    return lines
+
+
+def parse_board(
+    source: str | Sequence[Any] | Board,
+    width: int | None = None,
+    height: int | None = None,
+    blank: int = 0,
+) -> Board:
+    """Parse a board from any supported text or list form (see the module docstring).
+
+    ``width``/``height`` are needed only when the shape cannot be seen (a flat, non-square count).
+
+    >>> parse_board("1,2,3,4,5,0", width=3, height=2).rows()
+    [(1, 2, 3), (4, 5, 0)]
+    >>> parse_board([[1, 2], [3, 0]]).tiles
+    (1, 2, 3, 0)
+    >>> parse_board("# a 42 file\\n3\\n1 2 3\\n8 0 4\\n7 6 5").tiles
+    (1, 2, 3, 8, 0, 4, 7, 6, 5)
+    """
+    if isinstance(source, Board):
+        return source
+    try:
+        return _parse_board(source, width, height, blank)
+    except LabelError as exc:
+        raise LabelError(f"{exc} in {_quote(source if isinstance(source, str) else repr(source))}") from None
+
+
+def _parse_board(source: str | Sequence[Any], width: int | None, height: int | None, blank: int) -> Board:
+    if not isinstance(source, str):
+        return _parse_nested(list(source), width, height, blank, repr(source))
+    text = source.strip()
+    if not text:
+        raise BoardFormatError("empty board text")
+    if text[0] in "[{":
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise BoardFormatError(f"invalid JSON board ({exc.msg}) in {_quote(text)}") from None
+        return _parse_nested(value, width, height, blank, text)
+    match = _TATHAM.match(text)
+    if match:
+        return parse_tatham(text, blank=blank)
+    lines = _strip_comments(text)
+    if not lines:
+        raise BoardFormatError(f"no tiles in {_quote(text)}")
+    # 42-school file: a lone size number, then that many rows of that many tiles
+    if len(lines) > 1 and re.fullmatch(r"\d+", lines[0]):
+        n = int(lines[0])
+        rest = [line.split() for line in lines[1:]]
+        if len(rest) == n and all(len(r) == n for r in rest):
+            return parse_42(text, blank=blank)
+    body = "\n".join(lines)
+    row_texts = [r for r in re.split(r"[/\n|;]+", body) if r.strip()]
+    rows = [
+        [_token_to_label(tok, blank, text) for tok in re.split(r"[\s,]+", r.strip()) if tok]
+        for r in row_texts
+    ]
+    rows = [r for r in rows if r]
+    return _board_from_rows(rows, width, height, blank, text)
+
+
+def parse_tatham(text: str, blank: int = 0) -> Board:
+    """Simon Tatham's Fifteen game id: ``"4x4:1,2,...,0"`` (width x height, 0 = blank).
+
+    >>> parse_tatham("2x2:1,2,0,3").tiles
+    (1, 2, 0, 3)
+    """
+    match = _TATHAM.match(text.strip())
+    if not match:
+        raise BoardFormatError(f"a Tatham game id looks like 4x4:1,2,...,0; got {_quote(text)}")
+    w, h = int(match.group(1)), int(match.group(2))
+    tokens = [t for t in re.split(r"[\s,]+", match.group(3).strip()) if t]
+    labels = [_token_to_label(t, blank, text) for t in tokens]
+    if len(labels) != w * h:
+        raise BoardFormatError(f"game id says {w}x{h} ({w * h} tiles) but lists {len(labels)}: {_quote(text)}")
+    return Board(labels, w, h, blank)
+
+
+def parse_42(text: str, blank: int = 0) -> Board:
+    """The 42-school n-puzzle file: ``#`` comments, a size line ``N``, then ``N`` rows of ``N`` numbers.
+
+    Its goal convention is the ``spiral`` layout.
+    """
+    lines = _strip_comments(text)
+    if not lines or not re.fullmatch(r"\d+", lines[0]):
+        raise BoardFormatError(f"a 42 n-puzzle file starts with a size line; got {_quote(text)}")
+    n = int(lines[0])
+    rows = [[_token_to_label(t, blank, text) for t in line.split()] for line in lines[1:]]
+    if len(rows) != n or any(len(r) != n for r in rows):
+        raise BoardFormatError(f"the size line says {n} but the rows do not form {n}x{n}: {_quote(text)}")
+    return Board([v for r in rows for v in r], n, n, blank)
+
+
+def parse_korf(line: str, width: int = 4, height: int = 4, blank: int = 0) -> Board:
+    """One of Korf's instance lines: ``width*height`` numbers, optionally preceded by an id and/or a length.
+
+    >>> parse_korf("1 57 14 13 15 4 7 0 8 1 11 9 6 3 12 10 5 2").tiles[:4]
+    (14, 13, 15, 4)
+    """
+    tokens = [t for t in re.split(r"[\s,]+", line.split("#", 1)[0].strip()) if t]
+    n = width * height
+    if not n <= len(tokens) <= n + 2:
+        raise BoardFormatError(
+            f"a Korf line has {n} tiles, optionally after an id and a length; got {len(tokens)} numbers "
+            f"in {_quote(line)}"
+        )
+    labels = [_token_to_label(t, blank, line) for t in tokens[-n:]]
+    return Board(labels, width, height, blank)
+
+
+def _label_text(board: Board, label: int, blank_token: str | None) -> str:
+    if label == board.blank and blank_token is not None:
+        return blank_token
+    return str(label)
+
+
+def format_board(board: Board, style: str = "grid") -> str:
+    """Write ``board`` as text; ``style`` is one of :data:`BOARD_STYLES`.
+
+    ``grid`` aligns columns and shows the blank as ``_``; ``line`` is one line with ``/`` between rows;
+    ``rows`` is Slidysim's row form; ``json`` is self-describing (size and blank included).
+
+    >>> print(format_board(Board([10, 2, 3, 0], 2, 2)))
+    10  2
+     3  _
+    >>> format_board(Board([1, 2, 3, 0], 2, 2), "line")
+    '1 2 / 3 0'
+    """
+    style = style.lower()
+    if style == "grid":
+        cells = [_label_text(board, t, "_") for t in board.tiles]
+        width = max(len(c) for c in cells)
+        lines = []
+        for r in range(board.height):
+            row = cells[r * board.width : (r + 1) * board.width]
+            lines.append(" ".join(c.rjust(width) for c in row))
+        return "\n".join(lines)
+    if style == "line":
+        return " / ".join(" ".join(str(t) for t in row) for row in board.rows())
+    if style == "rows":
+        return "/".join(" ".join(str(t) for t in row) for row in board.rows())
+    if style == "json":
+        return json.dumps(
+            {"width": board.width, "height": board.height, "blank": board.blank, "tiles": list(board.tiles)}
+        )
+    if style == "tatham":
+        return f"{board.width}x{board.height}:" + ",".join(str(t) for t in board.tiles)
+    if style == "korf":
+        return " ".join(str(t) for t in board.tiles)
+    if style == "42":
+        if board.width != board.height:
+            raise BoardFormatError(f"the 42 n-puzzle format only holds square boards, not {board.width}x{board.height}")
+        width = max(len(str(t)) for t in board.tiles)
+        body = "\n".join(" ".join(str(t).rjust(width) for t in row) for row in board.rows())
+        return f"# npuzzle board\n{board.width}\n{body}\n"
+    raise BoardFormatError(f"unknown board style {style!r}; choose one of {', '.join(BOARD_STYLES)}")
+
+
+# -- moves ----------------------------------------------------------------------------------------------
+
+_RUN = re.compile(r"([UDLR])(\d*)", re.IGNORECASE)
+
+
+def expand_run_length(text: str) -> str:
+    """``"R3D2"`` → ``"RRRDD"``; plain letters pass through; spaces and commas are ignored.
+
+    >>> expand_run_length("R3 D2 L")
+    'RRRDDL'
+    """
+    compact = re.sub(r"[\s,]+", "", text)
+    out: list[str] = []
+    pos = 0
+    for match in _RUN.finditer(compact):
+        if match.start() != pos:
+            raise IllegalMoveError(f"cannot read direction {compact[pos:match.start()]!r} in {_quote(text)}")
+        count = int(match.group(2)) if match.group(2) else 1
+        out.append(match.group(1).upper() * count)
+        pos = match.end()
+    if pos != len(compact):
+        raise IllegalMoveError(f"cannot read direction {compact[pos:]!r} in {_quote(text)}; use U, D, L, R")
+    return "".join(out)
+
+
+def format_run_length(directions: str) -> str:
+    """``"RRRDDL"`` → ``"R3D2L"``.
+
+    >>> format_run_length("RRRDDL")
+    'R3D2L'
+    """
+    out = []
+    for match in re.finditer(r"(U+|D+|L+|R+)", directions.upper()):
+        run = match.group(0)
+        out.append(run[0] if len(run) == 1 else f"{run[0]}{len(run)}")
+    return "".join(out)
+
+
+def blank_to_tile_directions(directions: str) -> str:
+    """Convert letters that name where the *blank* goes into npuzzle's tile-travel letters.
+
+    Some programs write ``U`` for "the blank moves up", which is the tile *above* the blank moving down.
+    npuzzle always names the tile's travel, so each letter flips.
+
+    >>> blank_to_tile_directions("UULR")
+    'DDRL'
+    """
+    expanded = expand_run_length(directions)
+    return "".join(OPPOSITE[d] for d in expanded)
+
+
+tile_to_blank_directions = blank_to_tile_directions  # the conversion is its own inverse
+
+
+def directions_to_moves(board: Board, directions: str) -> list[int]:
+    """Labels of the tiles that slide for tile-travel letters (run-length allowed), single-tile metric."""
+    labels = []
+    for i, letter in enumerate(expand_run_length(directions)):
+        try:
+            label = board.tile_for_direction(letter)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"direction {i + 1} ({letter}): {exc}") from None
+        labels.append(label)
+        board = board.move(label)
+    return labels
+
+
+def moves_to_directions(board: Board, moves: Iterable[int]) -> str:
+    """Tile-travel letters for a list of single-tile moves (labels)."""
+    out = []
+    for label in moves:
+        out.append(board.direction_of(label))
+        board = board.move(label)
+    return "".join(out)
+
+
+def run_length_to_slides(board: Board, text: str) -> list[int]:
+    """Multi-tile metric: each token ``R3`` is ONE slide of three tiles to the right; returns the labels of
+    the farthest tile of each slide (what :meth:`Board.slide` takes)."""
+    compact = re.sub(r"[\s,]+", "", text)
+    labels = []
+    for match in _RUN.finditer(compact):
+        count = int(match.group(2)) if match.group(2) else 1
+        label = board.tile_for_direction(match.group(1).upper(), count)
+        labels.append(label)
+        board = board.slide(label)
+    return labels
+
+
+def parse_moves(text: str, board: Board | None = None) -> list[int]:
+    """Moves from text: labels (``"8 5 2"``) or, given ``board``, tile-travel letters (``"LUR"``/``"L2U"``).
+
+    >>> parse_moves("8, 5 2")
+    [8, 5, 2]
+    """
+    stripped = text.strip()
+    if not stripped:
+        return []
+    if re.fullmatch(r"[-\d\s,]+", stripped):
+        return [int(t) for t in re.split(r"[\s,]+", stripped) if t]
+    if board is None:
+        raise IllegalMoveError(f"direction letters need the board they start from: {_quote(text)}")
+    return directions_to_moves(board, stripped)
+
+
+def format_moves(moves: Iterable[int]) -> str:
+    """``[8, 5, 2]`` → ``"8 5 2"``."""
+    return " ".join(str(m) for m in moves)
+
+
+__all__ = [
+    "BOARD_STYLES",
+    "DIRECTIONS",
+    "blank_to_tile_directions",
+    "directions_to_moves",
+    "expand_run_length",
+    "format_board",
+    "format_moves",
+    "format_run_length",
+    "moves_to_directions",
+    "parse_42",
+    "parse_board",
+    "parse_korf",
+    "parse_moves",
+    "parse_size",
+    "parse_tatham",
+    "run_length_to_slides",
+    "tile_to_blank_directions",
+]
