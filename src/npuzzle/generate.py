@@ -255,7 +255,9 @@ def walk(goal: Board, moves: int, seed: int | None = None) -> Board:
     return generate(goal, "walk", moves=moves, seed=seed)[0]
 
 
-def tile_walk(goal: Board, repetitions: int = DEFAULT_TILE_WALK_REPETITIONS, seed: int | None = None) -> Board:
+def tile_walk(
+    goal: Board, repetitions: int = DEFAULT_TILE_WALK_REPETITIONS, seed: int | None = None
+) -> Board:
     """``repetitions`` times: pick a random tile and walk the blank to it (vertically, then horizontally)."""
     return generate(goal, "tile-walk", moves=repetitions, seed=seed)[0]
 
@@ -277,7 +279,7 @@ def walk_path(goal: Board, moves: int, seed: int | None = None) -> list[int]:
 
 def label_dtype(goal: Board) -> Any:
     """The smallest signed NumPy integer type holding every label of ``goal``."""
-    import numpy as np  # noqa: PLC0415 - keep `import npuzzle.generate` light
+    import numpy as np  # imported here: keep `import npuzzle.generate` light
 
     low, high = min(goal.tiles), max(goal.tiles)
     for dtype in (np.int8, np.int16, np.int32, np.int64):
@@ -302,9 +304,9 @@ def generate_array(
     defaults to :func:`label_dtype` (``int8`` for boards up to 127 labels). The first call of each method
     compiles its kernel (cached on disk afterwards).
     """
-    import numpy as np  # noqa: PLC0415 - numba loads only when a batch is asked for
+    import numpy as np  # imported here: numba loads only when a batch is asked for
 
-    from ._kernels import generate as kernels  # noqa: PLC0415
+    from ._kernels import generate as kernels
 
     name = _method(method)
     n_moves = _moves(goal, name, moves)

@@ -236,7 +236,9 @@ def tile_walk_batch(
 
 
 @njit
-def walk_path_cells(key: np.uint64, index: int, width: int, height: int, blank_home: int, n_moves: int) -> np.ndarray:
+def walk_path_cells(
+    key: np.uint64, index: int, width: int, height: int, blank_home: int, n_moves: int
+) -> np.ndarray:
     """The cells the blank visits (int64, length ``n_moves``) in board ``index`` of the walk batch ``key``."""
     values = np.empty(width * height, np.int64)
     path = np.empty(n_moves, np.int64)
