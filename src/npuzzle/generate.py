@@ -312,9 +312,10 @@ def generate_array(
     n_moves = _moves(goal, name, moves)
     n_boards = _count(count, "count")
     key = np.uint64(seed_key(seed))
-    labels = np.asarray(goal.tiles, dtype=label_dtype(goal) if dtype is None else dtype)
-    if labels.tolist() != list(goal.tiles):
-        raise ValueError(f"dtype {np.dtype(dtype)} cannot hold the labels of this goal")
+    out_dtype = label_dtype(goal) if dtype is None else np.dtype(dtype)
+    if not np.can_cast(label_dtype(goal), out_dtype, "safe"):
+        raise ValueError(f"dtype {out_dtype} cannot hold labels {min(goal.tiles)}..{max(goal.tiles)}")
+    labels = np.asarray(goal.tiles, dtype=out_dtype)
     if name == "shuffle":
         return kernels.shuffle_batch(key, n_boards, goal.width, goal.blank_cell, labels)  # type: ignore[no-any-return]
     if name == "walk":
