@@ -10,11 +10,23 @@ from __future__ import annotations
 
 import sys
 
-import click
 import typer
 
 from . import board_cmds, pdb_cmds, picture_cmds, solve_cmds, web_cmds
 from .common import HANDLED, error_line, exit_code_for
+
+# typer >= 0.29 vendors click as typer._click; older releases raise click's own classes
+_EXIT: tuple[type[BaseException], ...] = (typer.Exit,)
+_ABORT: tuple[type[BaseException], ...] = (typer.Abort,)
+_USAGE: tuple[type[BaseException], ...] = (getattr(typer, "TyperException", typer.Exit),)
+try:
+    import click
+
+    _EXIT += (click.exceptions.Exit,)
+    _ABORT += (click.exceptions.Abort,)
+    _USAGE += (click.ClickException,)
+except ImportError:  # pragma: no cover - click is optional with newer typer
+    pass
 
 app = typer.Typer(
     name="npuzzle",
@@ -36,14 +48,14 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(args=argv, prog_name="npuzzle", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        return int(exc.exit_code)
-    except click.ClickException as exc:
-        exc.show()
-        return 2
-    except click.exceptions.Abort:
+    except _EXIT as exc:
+        return int(getattr(exc, "exit_code", 0) or 0)
+    except _ABORT:
         typer.echo("npuzzle: aborted", err=True)
         return 130
+    except _USAGE as exc:
+        exc.show()  # type: ignore[attr-defined]
+        return 2
     except HANDLED as exc:
         typer.echo(f"npuzzle: {error_line(exc)}", err=True)
         return exit_code_for(exc)

@@ -6,6 +6,7 @@ Exit codes (the same for every command): 0 success; 1 unsolvable; 2 bad input; 3
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -70,8 +71,9 @@ def load_board(text: str, size: str | None = None, blank: int = 0) -> Board:
 
 
 def is_layout_name(text: str) -> bool:
+    """True for a word like ``snake`` or ``blank-at:4`` (known or not: unknown names get a clear error)."""
     name = text.strip().lower().partition(":")[0]
-    return name in LAYOUTS or name in ALIASES
+    return name in LAYOUTS or name in ALIASES or re.fullmatch(r"[a-z][a-z_-]*(:\d+)?", text.strip().lower()) is not None
 
 
 def load_goal(goal: str | None, start: Board) -> Board:

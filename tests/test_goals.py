@@ -1,0 +1,65 @@
+"""Goal layouts on any size: shapes, labels, parameters."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+from npuzzle import Board, BoardFormatError, GoalMismatchError
+from npuzzle.goals import LAYOUTS, goal, goal_for, spiral_order, tile_labels
+from strategies import goals, sizes
+
+
+def test_presets_on_a_4x3_board() -> None:
+    assert goal("classic", 4, 3).tiles == (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0)
+    assert goal("blank-first", 4, 3).tiles == (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+    assert goal("snake", 4, 3).tiles == (1, 2, 3, 4, 8, 7, 6, 5, 9, 10, 11, 0)
+    assert goal("spiral", 4, 3).tiles == (1, 2, 3, 4, 10, 11, 0, 5, 9, 8, 7, 6)
+    assert goal("column", 4, 3).tiles == (1, 4, 7, 10, 2, 5, 8, 11, 3, 6, 9, 0)
+    assert goal("blank-at:5", 4, 3).tiles == (1, 2, 3, 4, 5, 0, 7, 8, 9, 10, 11, 12)
+
+
+def test_spiral_4x4_is_the_42_school_goal() -> None:
+    assert goal("spiral", 4, 4).rows() == [(1, 2, 3, 4), (12, 13, 14, 5), (11, 0, 15, 6), (10, 9, 8, 7)]
+
+
+@given(sizes())
+def test_spiral_order_visits_every_cell_once(size: tuple[int, int]) -> None:
+    assert sorted(spiral_order(*size)) == list(range(size[0] * size[1]))
+
+
+@given(goals())
+def test_every_preset_is_a_valid_board(board: Board) -> None:
+    assert len(set(board.tiles)) == board.n_cells
+
+
+def test_random_goal_depends_only_on_the_seed() -> None:
+    assert goal("random:3", 5, 4) == goal("random", 5, 4, seed=3) != goal("random", 5, 4, seed=4)
+
+
+def test_other_blank_labels() -> None:
+    assert tile_labels(9, 8) == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert goal("classic", 3, 3, blank=8).tiles == (0, 1, 2, 3, 4, 5, 6, 7, 8)
+    assert goal("classic", 3, 3, blank=9).tiles == (1, 2, 3, 4, 5, 6, 7, 8, 9)
+
+
+def test_goal_for_adapts_to_the_starts_labels() -> None:
+    start = Board([8, 0, 1, 2, 3, 4, 5, 6, 7], 3, 3, blank=8)
+    assert goal_for(start, "classic").tiles == (0, 1, 2, 3, 4, 5, 6, 7, 8)
+    # a picture puzzle labelled by home cells with number 5 missing: the hole belongs in cell 4
+    picture = Board([1, 2, 3, 4, 0, 6, 7, 9, 8], 3, 3)
+    assert goal_for(picture, "classic") == goal("blank-at", 3, 3, cell=4)
+
+
+def test_errors() -> None:
+    with pytest.raises(BoardFormatError, match="unknown goal layout 'zigzag'"):
+        goal("zigzag", 3, 3)
+    with pytest.raises(BoardFormatError, match="outside"):
+        goal("blank-at:9", 3, 3)
+    with pytest.raises(BoardFormatError, match="takes no parameter"):
+        goal("snake:2", 3, 3)
+    with pytest.raises(GoalMismatchError, match="only in start \\[9\\]"):
+        goal_for(Board([1, 2, 3, 4, 5, 6, 7, 9, 0], 3, 3), goal("blank-first", 3, 3))
+    with pytest.raises(GoalMismatchError, match="3x3 but goal is 4x4"):
+        goal_for(goal("classic", 3, 3), goal("classic", 4, 4))
+    assert set(LAYOUTS) >= {"classic", "blank-first", "snake", "spiral", "column", "blank-at", "random"}
