@@ -8,6 +8,10 @@
   vertically first, then horizontally (the method of an Android 15-puzzle app; about 150 repetitions mix
   a 4×4).
 
+Defaults: walk makes 25 moves per cell (400 on a 4×4, about what 150 tile-walk repetitions move the
+blank); tile-walk makes 150 repetitions on every size, which is the article's figure for a 4×4 and does
+not fully mix much larger boards: pass ``moves`` for those, or use ``shuffle``.
+
 Every board of a call gets its own random stream derived from ``seed`` and its index (SplitMix64, see
 :mod:`npuzzle._kernels.generate`), so the same seed gives the same boards, board ``k`` does not depend
 on ``count``, and :func:`generate` (pure Python, no numba) and :func:`generate_array` (numba kernels)

@@ -11,7 +11,9 @@ kernels are thread-safe and deterministic) and board ``k`` of a batch depends on
 
 :mod:`npuzzle.generate` holds pure-Python twins of every function here (same draws, same boards); the
 tests compare them. All integer state is ``np.uint64`` and every constant is typed ``np.uint64``: mixing
-``uint64`` with Python ints would make numba promote to ``float64``.
+``uint64`` with Python ints would make numba promote to ``float64``. Callers pass ``key`` / ``state`` as
+``np.uint64`` too (a plain Python int is typed ``int64`` and gives other numbers). Run interpreted
+(``NUMBA_DISABLE_JIT=1``), NumPy warns about the uint64 wrap-around SplitMix64 relies on; results agree.
 
 Positions are canonical (see :mod:`npuzzle._kernels`): ``values[cell]`` is the home cell of the tile in
 ``cell``; the goal is ``arange(n_cells)`` and the blank's value is ``blank_home``. Moves are the cells the
