@@ -1,9 +1,49 @@
-"""Placeholder: this command group is filled in by its issue."""
+"""``npuzzle serve``: the web game and the HTTP API (FastAPI + uvicorn, imported only when serving)."""
 
 from __future__ import annotations
+
+from typing import Annotated
 
 import typer
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+    app.command(
+        "serve",
+        epilog="Examples:  npuzzle serve   ·   npuzzle serve --host 0.0.0.0 --port 8080 --max-seconds 10",
+    )(serve)
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0: every interface).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option("--port", "-p", help="TCP port.")] = 8000,
+    max_seconds: Annotated[
+        float, typer.Option("--max-seconds", help="Cap on one solve request, in seconds.")
+    ] = 5.0,
+    heavy_slots: Annotated[
+        int, typer.Option("--heavy-slots", help="Solves of boards larger than 3x3 that may run at once.")
+    ] = 2,
+) -> None:
+    """Start the web game: open the printed address in a browser. API docs at /docs."""
+    import uvicorn
+
+    from ..web.app import WebSettings, create_app
+
+    settings = WebSettings(
+        max_seconds=max_seconds,
+        default_seconds=min(3.0, max_seconds),
+        hint_seconds=min(2.0, max_seconds),
+        heavy_slots=heavy_slots,
+        warmup=True,
+    )
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(
+        f"npuzzle: playing at http://{shown}:{port}/  (API docs at http://{shown}:{port}/docs; Ctrl-C stops)"
+    )
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+
+
+__all__ = ["register", "serve"]

@@ -1,0 +1,189 @@
+"""Request and response models of the HTTP API (pydantic), shared by the routes and the OpenAPI docs.
+
+Boards travel as flat row-major label lists (``cell = row * width + col``) with ``width`` and ``height``;
+``goal`` is a layout name (``"classic"``, ``"snake"``, ``"blank-at:4"``, ...) or the goal's own label list.
+Sizes are checked here only against the API's hard caps; everything about the labels themselves is checked
+by :class:`~npuzzle.board.Board` so the messages are the library's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: Largest side the API accepts for check/generate/layouts (a 32×32 board has 1,024 cells).
+MAX_API_SIDE = 32
+MAX_API_CELLS = MAX_API_SIDE * MAX_API_SIDE
+#: Longest random walk ``/api/generate`` performs (cells × 100 on a 10×10 board).
+MAX_WALK_MOVES = 10_000
+
+Goal = str | list[int]
+
+
+class BoardRequest(BaseModel):
+    """A position: the tiles, the board's size, the goal and the blank's label."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"board": [1, 2, 3, 4, 5, 6, 7, 0, 8], "width": 3, "height": 3, "goal": "classic"}]
+        },
+    )
+
+    board: list[int] = Field(
+        min_length=4, max_length=MAX_API_CELLS, description="Row-major labels; the blank is `blank`."
+    )
+    width: int | None = Field(
+        default=None, ge=2, le=MAX_API_SIDE, description="Columns; inferred for a square tile count."
+    )
+    height: int | None = Field(
+        default=None, ge=2, le=MAX_API_SIDE, description="Rows; inferred for a square tile count."
+    )
+    goal: Goal = Field(default="classic", description="A layout name or the goal's row-major labels.")
+    blank: int = Field(default=0, description="Label of the empty cell.")
+
+
+class SolveRequest(BoardRequest):
+    """A position to solve, with the algorithm and a time budget (clamped to the server's cap)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "board": [1, 2, 3, 4, 5, 6, 0, 7, 8],
+                    "width": 3,
+                    "height": 3,
+                    "goal": "classic",
+                    "algorithm": "auto",
+                    "max_seconds": 2,
+                }
+            ]
+        },
+    )
+
+    algorithm: Literal["auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy"] = Field(
+        default="auto",
+        description="`auto` tries the fastest exact method, then falls back to weighted A* and greedy "
+        "best-first within the time cap (the answer says whether it is optimal).",
+    )
+    heuristic: Literal["misplaced", "manhattan", "linear-conflict"] | None = None
+    weight: float | None = Field(default=None, gt=0, le=100)
+    metric: Literal["single", "multi"] = "single"
+    max_seconds: float | None = Field(
+        default=None, gt=0, description="Time budget in seconds; clamped to the server's maximum."
+    )
+
+
+class HintRequest(BoardRequest):
+    """A position to hint; the search gets ``max_seconds`` (clamped to the server's hint cap)."""
+
+    max_seconds: float | None = Field(
+        default=None, gt=0, description="Time budget in seconds; clamped to the server's maximum."
+    )
+
+
+class CheckResponse(BaseModel):
+    solvable: bool
+    explanation: str
+    inversions: int
+    blank_row: int
+    goal_blank_row: int
+    width: int
+    height: int
+    width_even: bool
+    goal: list[int]
+
+
+class GenerateRequest(BaseModel):
+    """A new start position, always solvable for the goal."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"width": 4, "height": 4, "goal": "classic", "method": "shuffle"}]},
+    )
+
+    width: int = Field(ge=2, le=MAX_API_SIDE)
+    height: int = Field(ge=2, le=MAX_API_SIDE)
+    goal: Goal = "classic"
+    blank: int = 0
+    method: Literal["shuffle", "walk", "tile-walk"] = Field(
+        default="shuffle",
+        description="`shuffle`: uniform over solvable positions; `walk`: `moves` random moves from the goal "
+        "(never undoing the previous one); `tile-walk`: `moves` repetitions of the tile walk.",
+    )
+    moves: int | None = Field(default=None, ge=0, le=MAX_WALK_MOVES)
+    seed: int | None = Field(default=None, ge=0, lt=2**63, description="Same seed, same board.")
+
+
+class GenerateResponse(BaseModel):
+    board: list[int]
+    goal: list[int]
+    width: int
+    height: int
+    blank: int
+    seed: int
+
+
+class SolveResponse(BaseModel):
+    """The ``npuzzle solve --json`` object."""
+
+    length: int
+    moves: list[int]
+    directions: str
+    optimal: bool
+    algorithm: str
+    heuristic: str | None
+    metric: str
+    stats: dict[str, Any]
+
+
+class HintResponse(BaseModel):
+    """The next move: ``move`` is the tile's label, ``direction`` where that tile travels (U/D/L/R).
+
+    On a solved board ``move`` and ``direction`` are null and ``remaining`` is 0.
+    """
+
+    move: int | None
+    direction: Literal["U", "D", "L", "R"] | None
+    remaining: int = Field(description="Moves left on the solution the hint comes from, this one included.")
+    optimal: bool = Field(description="True when that solution is a shortest one.")
+
+
+class Layout(BaseModel):
+    name: str = Field(description="The value to send as `goal`.")
+    board: list[int]
+
+
+class LayoutsResponse(BaseModel):
+    width: int
+    height: int
+    layouts: list[Layout]
+
+
+class ErrorResponse(BaseModel):
+    """Every 4xx/5xx answer: ``detail`` is one readable sentence; ``kind`` names the error class."""
+
+    detail: str
+    kind: str
+    limit: str | None = None
+    stats: dict[str, Any] | None = None
+
+
+__all__ = [
+    "MAX_API_CELLS",
+    "MAX_API_SIDE",
+    "MAX_WALK_MOVES",
+    "BoardRequest",
+    "CheckResponse",
+    "ErrorResponse",
+    "GenerateRequest",
+    "GenerateResponse",
+    "HintRequest",
+    "HintResponse",
+    "Layout",
+    "LayoutsResponse",
+    "SolveRequest",
+    "SolveResponse",
+]
