@@ -1,9 +1,271 @@
-"""Placeholder: this command group is filled in by its issue."""
+"""``npuzzle render``, ``read``, ``solve-screenshot`` and ``picture cut``: pictures in and out.
+
+Pillow, NumPy and SciPy are imported inside the commands, so ``npuzzle --help`` stays fast.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
 import typer
+
+from .common import (
+    EXIT_BAD_INPUT,
+    HANDLED,
+    BlankOption,
+    BoardArgument,
+    GoalOption,
+    SizeOption,
+    fail,
+    load_board,
+    load_goal,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..render.animate import ExportResult
+    from ..render.vision import ScreenshotReading
+    from ..solution import Solution
+
+ScreenshotArgument = Annotated[
+    Path,
+    typer.Argument(
+        help="Screenshot of the scrambled picture puzzle, cropped to the board.", show_default=False
+    ),
+]
+PictureSizeOption = Annotated[
+    str, typer.Option("--size", "-s", help="Board size WxH (width x height), e.g. 4x4.")
+]
+ReferenceOption = Annotated[
+    Path,
+    typer.Option("--reference", "-r", help="The original picture, or a screenshot of the solved puzzle."),
+]
+AllowAmbiguousOption = Annotated[
+    bool,
+    typer.Option("--allow-ambiguous", help="Use the best guess even when some tiles look too alike."),
+]
+BlankCellOption = Annotated[
+    int | None,
+    typer.Option("--blank-cell", help="Cell of the hole (0-based, row-major), if the reading gets it wrong."),
+]
+NumbersOption = Annotated[
+    bool,
+    typer.Option("--numbers/--no-numbers", help="Small numbers on picture tiles (numbered tiles always)."),
+]
+TileSizeOption = Annotated[
+    int | None, typer.Option("--tile-size", help="Tile side in pixels (default: fit).")
+]
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add ``render``, ``read``, ``solve-screenshot`` and the ``picture`` group to ``app``."""
+    app.command(
+        "render",
+        epilog="Examples:  npuzzle render '1 2 3 / 4 5 6 / 7 _ 8' -o board.png --highlight 8   ·   "
+        "npuzzle render '2 _ 3 / 1 5 6 / 4 7 8' --goal blank-at:8 --picture cat.jpg -o cat.png",
+    )(render)
+    app.command(
+        "read",
+        epilog="Examples:  npuzzle read shot.png --size 3x3 --reference picture.png   ·   "
+        "npuzzle read shot.jpg -s 4x4 -r solved.png --json",
+    )(read)
+    app.command(
+        "solve-screenshot",
+        epilog="Example:  npuzzle solve-screenshot shot.png --size 3x3 --reference picture.png "
+        "--gif solution.gif --sheet steps.png --render steps/",
+    )(solve_screenshot)
+    picture_app = typer.Typer(
+        name="picture",
+        help="Work with puzzle pictures: cut one into tiles.",
+        no_args_is_help=True,
+        add_completion=False,
+    )
+    app.add_typer(picture_app, name="picture")
+    picture_app.command(
+        "cut",
+        epilog="Example:  npuzzle picture cut picture.png --size 4x3 -o tiles/   (writes tile_01.png … tile_12.png)",
+    )(cut)
+
+
+def render(
+    board: BoardArgument,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Image to write (.png, .jpg, .webp, ...).")],
+    size: SizeOption = None,
+    blank: BlankOption = 0,
+    goal: GoalOption = "classic",
+    picture: Annotated[
+        Path | None,
+        typer.Option("--picture", "-p", help="Cut the tiles from this picture (placed by the goal)."),
+    ] = None,
+    highlight: Annotated[
+        int | None,
+        typer.Option("--highlight", help="Outline this tile and point an arrow where it would go."),
+    ] = None,
+    numbers: NumbersOption = True,
+    tile_size: TileSizeOption = None,
+    caption: Annotated[str | None, typer.Option("--caption", help="Text under the board.")] = None,
+) -> None:
+    """Draw BOARD as an image: numbered tiles, or tiles cut from --picture."""
+    from ..render.image import render_board, save_image
+
+    try:
+        start = load_board(board, size, blank)
+        goal_board = load_goal(goal, start)
+        image = render_board(
+            start,
+            goal=goal_board,
+            picture=picture,
+            highlight=highlight,
+            numbers=numbers,
+            tile_size=tile_size,
+            caption=caption,
+        )
+        written = save_image(image, output)
+    except HANDLED as exc:
+        fail(exc)
+    typer.echo(f"wrote {written} ({image.width}x{image.height})")
+
+
+def _read(
+    screenshot: Path, size: str, reference: Path, allow_ambiguous: bool, blank_cell: int | None
+) -> ScreenshotReading:
+    from ..notation import parse_size
+    from ..render.vision import read_screenshot
+
+    width, height = parse_size(size)
+    return read_screenshot(
+        screenshot, width, height, reference, strict=not allow_ambiguous, blank_cell=blank_cell
+    )
+
+
+def _ambiguity_extra(exc: BaseException) -> dict[str, Any] | None:
+    groups = getattr(exc, "groups", None)
+    return None if groups is None else {"ambiguous": [list(g) for g in groups]}
+
+
+def _describe(reading: ScreenshotReading) -> list[str]:
+    """The board as a grid, the goal, and any doubts, as lines of text."""
+    from ..notation import format_board
+
+    lines = [format_board(reading.board, "grid")]
+    lines.append(f"goal: {format_board(reading.goal, 'line')}  (the hole belongs in cell {reading.missing})")
+    worst = min(range(len(reading.confidence)), key=reading.confidence.__getitem__)
+    lines.append(f"lowest confidence: {reading.confidence[worst]:.2f} (cell {worst})")
+    for group in reading.ambiguous:
+        lines.append(f"warning: cells {', '.join(map(str, group))} look alike; this reading is a guess")
+    return lines
+
+
+def read(
+    screenshot: ScreenshotArgument,
+    size: PictureSizeOption,
+    reference: ReferenceOption,
+    json_output: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    allow_ambiguous: AllowAmbiguousOption = False,
+    blank_cell: BlankCellOption = None,
+) -> None:
+    """Read the board from a SCREENSHOT of a picture puzzle. Tiles are named by their home cell (1..N,
+    row-major), 0 is the empty cell; the goal has the hole where the missing tile belongs."""
+    try:
+        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell)
+    except HANDLED as exc:
+        fail(exc, json_output, _ambiguity_extra(exc))
+    if json_output:
+        typer.echo(json.dumps(reading.to_dict()))
+    else:
+        typer.echo("\n".join(_describe(reading)))
+
+
+def _solve(reading: ScreenshotReading, algorithm: str) -> Solution:
+    try:
+        from ..search import solve  # type: ignore[attr-defined]
+    except ImportError:  # the solver is missing from this installation: say so, no traceback
+        typer.echo(
+            "npuzzle: the solver (npuzzle.search.solve) is not available in this installation", err=True
+        )
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    return solve(reading.board, goal=reading.goal, algorithm=algorithm)  # type: ignore[no-any-return]
+
+
+def solve_screenshot(
+    screenshot: ScreenshotArgument,
+    size: PictureSizeOption,
+    reference: ReferenceOption,
+    gif: Annotated[Path | None, typer.Option("--gif", help="Write an animated GIF of the solution.")] = None,
+    sheet: Annotated[Path | None, typer.Option("--sheet", help="Write all steps on one image.")] = None,
+    mp4: Annotated[Path | None, typer.Option("--mp4", help="Write an MP4 video of the solution.")] = None,
+    render_dir: Annotated[
+        Path | None, typer.Option("--render", help="Write one PNG per step into this directory.")
+    ] = None,
+    numbers: NumbersOption = True,
+    speed: Annotated[float, typer.Option("--speed", help="Moves per second in the GIF and MP4.")] = 2.0,
+    algorithm: Annotated[
+        str, typer.Option("--algorithm", "-a", help="Solver algorithm (auto picks).")
+    ] = "auto",
+    allow_ambiguous: AllowAmbiguousOption = False,
+    blank_cell: BlankCellOption = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+) -> None:
+    """Read a SCREENSHOT of a picture puzzle, solve it, and draw the solution with the picture's tiles."""
+    from ..render.animate import export_solution
+
+    try:
+        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell)
+        solution = _solve(reading, algorithm)
+        result = export_solution(
+            solution,
+            directory=render_dir,
+            picture=reference,
+            gif=gif,
+            mp4=mp4,
+            sheet=sheet,
+            numbers=numbers,
+            speed=speed,
+        )
+    except HANDLED as exc:
+        fail(exc, json_output, _ambiguity_extra(exc))
+    _report(reading, solution, result, json_output)
+
+
+def _report(reading: ScreenshotReading, solution: Solution, result: ExportResult, json_output: bool) -> None:
+    from ..notation import format_moves
+
+    for note in result.notes:
+        typer.echo(f"npuzzle: {note}", err=True)
+    if json_output:
+        payload = {
+            "reading": reading.to_dict(),
+            "solution": solution.to_dict(),
+            "files": [str(p) for p in result.files()],
+        }
+        typer.echo(json.dumps(payload))
+        return
+    lines = _describe(reading)
+    quality = "optimal" if solution.optimal else "not proven optimal"
+    lines.append(f"solution: {solution.length} moves ({quality}): {solution.directions() or '-'}")
+    lines.append(f"tiles to move: {format_moves(solution.moves) or '-'}")
+    if result.steps:
+        lines.append(f"wrote {len(result.steps)} step images in {result.steps[0].parent}")
+    lines += [f"wrote {p}" for p in (result.sheet, result.gif, result.mp4) if p is not None]
+    typer.echo("\n".join(lines))
+
+
+def cut(
+    picture: Annotated[Path, typer.Argument(help="The picture to cut.", show_default=False)],
+    size: PictureSizeOption,
+    output: Annotated[Path, typer.Option("--output", "-o", help="Directory for the tile images.")],
+) -> None:
+    """Cut PICTURE into WxH tiles, saved as tile_01.png … numbered by home cell (row-major, from 1)."""
+    from ..notation import parse_size
+    from ..render.image import save_tiles
+
+    try:
+        width, height = parse_size(size)
+        paths = save_tiles(picture, width, height, output)
+    except HANDLED as exc:
+        fail(exc)
+    typer.echo(f"wrote {len(paths)} tiles to {output}")
+
+
+__all__ = ["cut", "read", "register", "render", "solve_screenshot"]
