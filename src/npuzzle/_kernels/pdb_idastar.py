@@ -1,0 +1,264 @@
+"""IDA* with an additive pattern-database heuristic, resumable in node-budget chunks.
+
+State (canonical, see the package docstring): ``state`` int8 (n_cells,), ``state[cell]`` = home of the tile
+there, the blank is ``blank_home``; ``pos`` int8 (n_cells,), ``pos[home]`` = cell of that tile, the inverse.
+
+Heuristic: ``sum over groups g of table[offsets[g] + rank of g's placement]`` (all groups' tables in one
+uint8 array, as stored on disk). A move changes one tile, so only its
+group is looked up again. With ``reflect`` the state is also read reflected about the main diagonal
+(``tmap[cell]`` = transposed cell; the tile with home ``x`` at cell ``c`` reads as the tile with home
+``tmap[x]`` at ``tmap[c]``) and the heuristic is the max of the two sums. Both are admissible because the
+reflected problem has the same distance (the goal's blank lies on the diagonal, checked by the caller).
+
+The search stack lives in caller-owned arrays, so the kernel can stop after ``budget`` generated nodes and
+be called again to resume exactly where it stopped (Python checks time and node limits in between):
+
+* ``blank_cells`` int16 (max_depth + 2,): blank cell at each depth; ``blank_cells[1..depth]`` is the path
+  (the cells the blank moved to = the cells of the tiles that slid);
+* ``next_dir`` int8 (max_depth + 2,): next direction (0..3, index into ``neighbours``) to try at each depth;
+* ``saved`` int16 (max_depth + 2, 2): the normal and mirrored values of the moved tile's groups before
+  the move into that depth (restored on the way back);
+* ``hg``/``hm`` int16 (n_groups,): current normal / mirrored value of every group;
+* ``regs`` int64 (8,): see the ``R_*`` constants.
+
+The previous move is never undone (the blank never returns to the cell it just left).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+
+R_DEPTH = 0  # current depth
+R_BOUND = 1  # f bound of this iteration
+R_NEXT_BOUND = 2  # smallest f above the bound seen so far (the next iteration's bound)
+R_NODES = 3  # nodes generated, all calls of all iterations
+R_HSUM = 4  # current normal sum
+R_MSUM = 5  # current mirrored sum
+R_EXPANDED = 6  # nodes pushed onto the stack (expanded)
+
+RUNNING = 0  # budget spent, call again
+FOUND = 1  # goal reached: the path is blank_cells[1..regs[R_DEPTH]]
+EXHAUSTED = 2  # no goal within the bound; regs[R_NEXT_BOUND] is the next bound
+
+NO_BOUND = 1 << 30
+
+
+@njit
+def group_rank(
+    pos: np.ndarray, tiles: np.ndarray, k: int, n_cells: int, tmap: np.ndarray, mirrored: bool
+) -> int:
+    """Rank of a group's placement (``tiles`` int8 (kmax,), first ``k`` used), normal or mirrored."""
+    rank = 0
+    used = np.int64(0)
+    for i in range(k):
+        c = np.int64(tmap[pos[tmap[tiles[i]]]]) if mirrored else np.int64(pos[tiles[i]])
+        digit = c
+        for j in range(c):
+            if (used >> j) & 1:
+                digit -= 1
+        rank = rank * (n_cells - i) + digit
+        used |= np.int64(1) << c
+    return rank
+
+
+@njit
+def group_rank_small(
+    pos: np.ndarray,
+    tiles: np.ndarray,
+    k: int,
+    n_cells: int,
+    tmap: np.ndarray,
+    mirrored: bool,
+    popcount: np.ndarray,
+) -> int:
+    """:func:`group_rank` for boards of at most 16 cells, with a uint8 (65536,) popcount table."""
+    rank = 0
+    used = 0
+    for i in range(k):
+        c = np.int64(tmap[pos[tmap[tiles[i]]]]) if mirrored else np.int64(pos[tiles[i]])
+        rank = rank * (n_cells - i) + c - popcount[used & ((1 << c) - 1)]
+        used |= 1 << c
+    return rank
+
+
+@njit
+def lookup(
+    pos: np.ndarray,
+    table: np.ndarray,
+    offsets: np.ndarray,
+    g: int,
+    group_tiles: np.ndarray,
+    group_size: np.ndarray,
+    n_cells: int,
+    tmap: np.ndarray,
+    mirrored: bool,
+    popcount: np.ndarray,
+) -> int:
+    """Value of group ``g`` (normal or mirrored) for the placement in ``pos``."""
+    if n_cells <= 16:
+        r = group_rank_small(pos, group_tiles[g], group_size[g], n_cells, tmap, mirrored, popcount)
+    else:
+        r = group_rank(pos, group_tiles[g], group_size[g], n_cells, tmap, mirrored)
+    return np.int64(table[offsets[g] + r])
+
+
+@njit
+def initial_values(
+    pos: np.ndarray,
+    table: np.ndarray,
+    offsets: np.ndarray,
+    group_tiles: np.ndarray,
+    group_size: np.ndarray,
+    n_cells: int,
+    tmap: np.ndarray,
+    reflect: bool,
+    popcount: np.ndarray,
+    hg: np.ndarray,
+    hm: np.ndarray,
+) -> tuple[int, int]:
+    """Fill ``hg``/``hm`` for the position in ``pos``; returns ``(normal sum, mirrored sum)``."""
+    total = 0
+    mtotal = 0
+    for g in range(group_size.shape[0]):
+        hg[g] = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False, popcount)
+        total += hg[g]
+        if reflect:
+            hm[g] = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, True, popcount)
+            mtotal += hm[g]
+    return total, mtotal
+
+
+@njit
+def search(
+    state: np.ndarray,
+    pos: np.ndarray,
+    blank_home: int,
+    neighbours: np.ndarray,
+    table: np.ndarray,
+    offsets: np.ndarray,
+    group_of: np.ndarray,
+    group_tiles: np.ndarray,
+    group_size: np.ndarray,
+    tmap: np.ndarray,
+    reflect: bool,
+    popcount: np.ndarray,
+    blank_cells: np.ndarray,
+    next_dir: np.ndarray,
+    saved: np.ndarray,
+    hg: np.ndarray,
+    hm: np.ndarray,
+    regs: np.ndarray,
+    budget: int,
+) -> int:
+    """Run (or resume) one IDA* iteration for at most ``budget`` generated nodes; returns a status.
+
+    ``table`` uint8: every group's values, group ``g`` from ``offsets[g]`` (int64 (n_groups,)).
+    ``group_of`` int8 (n_cells,): group of each home (``-1`` for ``blank_home``). ``group_tiles`` int8
+    (n_groups, kmax): homes of each group in pattern order; ``group_size`` int64 (n_groups,).
+    ``neighbours`` int8 (n_cells, 4), ``-1`` off the board. Before the first call of an iteration the caller
+    sets ``regs[R_DEPTH] = 0``, ``next_dir[0] = 0``, ``blank_cells[0]`` = blank cell, the bound, and
+    ``regs[R_NEXT_BOUND] = NO_BOUND``; ``hg``/``hm``/``R_HSUM``/``R_MSUM`` from :func:`initial_values`.
+    """
+    n_cells = state.shape[0]
+    max_depth = blank_cells.shape[0] - 2
+    depth = regs[R_DEPTH]
+    bound = regs[R_BOUND]
+    next_bound = regs[R_NEXT_BOUND]
+    hsum = regs[R_HSUM]
+    msum = regs[R_MSUM]
+    generated = 0
+    expanded = 0
+    status = RUNNING
+    while generated < budget:
+        d = depth
+        di = next_dir[d]
+        if di >= 4:
+            if d == 0:
+                status = EXHAUSTED
+                break
+            # back up: the tile standing on blank_cells[d - 1] returns to blank_cells[d]
+            b = blank_cells[d]
+            t = blank_cells[d - 1]
+            home = state[t]
+            state[b] = home
+            state[t] = blank_home
+            pos[home] = b
+            pos[blank_home] = t
+            g = group_of[home]
+            hsum += saved[d, 0] - hg[g]
+            hg[g] = saved[d, 0]
+            if reflect:
+                gm = group_of[tmap[home]]
+                msum += saved[d, 1] - hm[gm]
+                hm[gm] = saved[d, 1]
+            depth = d - 1
+            continue
+        next_dir[d] = di + 1
+        b = blank_cells[d]
+        t = neighbours[b, di]
+        if t < 0 or (d > 0 and t == blank_cells[d - 1]) or d >= max_depth:
+            continue
+        # the tile on t slides into the blank on b
+        home = state[t]
+        state[b] = home
+        state[t] = blank_home
+        pos[home] = b
+        pos[blank_home] = t
+        generated += 1
+        g = group_of[home]
+        old = hg[g]
+        new = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False, popcount)
+        f = d + 1 + hsum + new - old
+        if f > bound:
+            # pruned on the normal sum alone: the mirrored lookup is not needed
+            if f < next_bound:
+                next_bound = f
+            state[t] = home
+            state[b] = blank_home
+            pos[home] = t
+            pos[blank_home] = b
+            continue
+        hsum += new - old
+        hg[g] = new
+        h = hsum
+        gm = 0
+        mold = 0
+        if reflect:
+            gm = group_of[tmap[home]]
+            mold = hm[gm]
+            mnew = lookup(pos, table, offsets, gm, group_tiles, group_size, n_cells, tmap, True, popcount)
+            if msum + mnew - mold > h:
+                h = msum + mnew - mold
+            f = d + 1 + h
+            if f > bound:
+                if f < next_bound:
+                    next_bound = f
+                state[t] = home
+                state[b] = blank_home
+                pos[home] = t
+                pos[blank_home] = b
+                hsum += old - new
+                hg[g] = old
+                continue
+            msum += mnew - mold
+            hm[gm] = mnew
+        if h == 0:
+            depth = d + 1
+            blank_cells[depth] = t
+            status = FOUND
+            break
+        depth = d + 1
+        expanded += 1
+        blank_cells[depth] = t
+        next_dir[depth] = 0
+        saved[depth, 0] = old
+        saved[depth, 1] = mold
+    regs[R_DEPTH] = depth
+    regs[R_NEXT_BOUND] = next_bound
+    regs[R_HSUM] = hsum
+    regs[R_MSUM] = msum
+    regs[R_NODES] += generated
+    regs[R_EXPANDED] += expanded
+    return status

@@ -1,0 +1,344 @@
+"""Optimal solving with additive pattern databases: pick and load (or build) tables, run the IDA* kernel.
+
+``solve_pdb`` is what ``solve(..., algorithm="pdb")`` (and ``"auto"`` on 4×4 and larger boards) calls.
+
+Table choice (:func:`choose_partition`): on a 4×4 the best partition whose tables are all on disk
+(7-8 > 6-6-3 > 5-5-5); if none is, the 6-6-3 tables are built on first use (seconds) and the user is told
+(through ``progress``, else a :class:`TableBuildWarning`). The 7-8 tables (about 0.6 GB) are built only
+when asked (``npuzzle pdb build --partition 7-8`` or ``partition="7-8"``). Other sizes use the ``auto``
+partition of :func:`npuzzle.heuristics.pdb.standard_partition`; 5×5's 6-6-6-6 is built only on request.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..board import Board
+from ..canonical import moves_from_cells, to_canonical
+from ..errors import ProblemTooLargeError, SearchLimitExceeded, UnsolvableError
+from ..heuristics import store
+from ..heuristics.pdb import (
+    PREFERENCE_4X4,
+    Partition,
+    PartitionTables,
+    ProgressFn,
+    build_memory_bytes,
+    neighbour_table,
+    standard_partition,
+    transpose_cells,
+)
+from ..solution import SearchStats, Solution
+from ..solvability import is_solvable
+from .limits import NO_LIMITS, Limits
+
+CHUNK_NODES = 2_000_000  # nodes per kernel call between limit checks (tens of milliseconds)
+MAX_DEPTH = 1_000  # longest solution the stack arrays hold
+FIRST_USE_PARTITION = "6-6-3"
+
+
+class TableBuildWarning(UserWarning):
+    """A pattern database is being built on first use (it is cached on disk afterwards)."""
+
+
+def partition_present(partition: Partition) -> bool:
+    """True when ``partition``'s table file is in the cache (not checked further)."""
+    return store.table_path(partition).is_file()
+
+
+def choose_partition(
+    width: int, height: int, blank_cell: int, partition: str | Partition | None = None
+) -> Partition:
+    """The partition to use: ``partition`` if given, else the best one present (4×4), else the default."""
+    if isinstance(partition, Partition):
+        if (partition.width, partition.height, partition.blank_cell) != (width, height, blank_cell):
+            raise ProblemTooLargeError(
+                f"partition is for a {partition.width}x{partition.height} board with the blank home in cell "
+                f"{partition.blank_cell}, not {width}x{height} with the blank home in cell {blank_cell}"
+            )
+        return partition
+    if partition is not None and partition.strip().lower() not in ("", "auto"):
+        return standard_partition(width, height, blank_cell, partition)
+    if width == height == 4:
+        for name in PREFERENCE_4X4:
+            candidate = standard_partition(width, height, blank_cell, name)
+            if partition_present(candidate):
+                return candidate
+        return standard_partition(width, height, blank_cell, FIRST_USE_PARTITION)
+    return standard_partition(width, height, blank_cell, "auto")
+
+
+_LOADED: dict[Path, tuple[int, PartitionTables]] = {}  # tables mapped by this process, by file and mtime
+
+
+def load_partition(
+    partition: Partition,
+    *,
+    build: bool = True,
+    progress: ProgressFn | None = None,
+    limits: Limits = NO_LIMITS,
+) -> PartitionTables:
+    """``partition``'s tables, memory-mapped (once per process); built first when missing and ``build``."""
+    path = store.table_path(partition)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = -1
+    hit = _LOADED.get(path)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    if stamp == -1 and build:
+        need = max(build_memory_bytes(partition.width, partition.height, k) for k in partition.sizes)
+        if limits.max_memory_mb is not None and need > limits.max_memory_mb * 2**20:
+            raise SearchLimitExceeded(
+                f"building the {partition.label} tables needs about {need / 2**20:,.0f} MB, "
+                f"above max_memory_mb={limits.max_memory_mb}",
+                None,
+                "max_memory_mb",
+            )
+    tables = store.load_or_build(partition, build=build, progress=progress)
+    _LOADED[path] = (path.stat().st_mtime_ns, tables)
+    return tables
+
+
+@dataclass
+class _Prepared:
+    """Kernel arguments that depend on the tables only."""
+
+    table: np.ndarray
+    offsets: np.ndarray
+    group_of: np.ndarray
+    group_tiles: np.ndarray
+    group_size: np.ndarray
+    tmap: np.ndarray
+    reflect: bool
+    neighbours: np.ndarray
+    popcount: np.ndarray
+
+
+def _prepare(tables: PartitionTables, reflect: bool) -> _Prepared:
+    from .._kernels.pdb_build import popcount_table
+
+    partition = tables.partition
+    n = partition.width * partition.height
+    kmax = max(partition.sizes)
+    group_of = np.full(n, -1, np.int8)
+    group_tiles = np.zeros((len(partition.groups), kmax), np.int8)
+    for g, cells in enumerate(partition.groups):
+        group_of[list(cells)] = g
+        group_tiles[g, : len(cells)] = cells
+    flat = np.asarray(tables.values).view(np.ndarray)
+    flat.flags.writeable = False  # one array type whether mapped or freshly built
+    t = transpose_cells(partition.width, partition.height)
+    return _Prepared(
+        table=flat,
+        offsets=tables.offsets,
+        group_of=group_of,
+        group_tiles=group_tiles,
+        group_size=np.array(partition.sizes, np.int64),
+        tmap=np.array(t if t is not None else range(n), np.int8),
+        reflect=reflect,
+        neighbours=neighbour_table(partition.width, partition.height),
+        popcount=popcount_table(),
+    )
+
+
+def _announce(message: str, progress: ProgressFn | None) -> None:
+    if progress is not None:
+        progress(message, 0, 0)
+    else:
+        warnings.warn(message, TableBuildWarning, stacklevel=3)
+
+
+def solve_pdb(
+    start: Board,
+    goal: Board,
+    *,
+    limits: Limits = NO_LIMITS,
+    metric: str = "single",
+    progress: ProgressFn | None = None,
+    partition: str | Partition | None = None,
+    reflect: bool | None = None,
+    build: bool = True,
+) -> Solution:
+    """An optimal solution by IDA* over the additive pattern-database heuristic.
+
+    ``partition``: a :class:`Partition`, a name (``"7-8"``, ``"6-6-3"``, ``"5-5-5"``, ``"auto"``, sizes
+    like ``"6-6-6-6"``) or ``None`` (best present, see the module docstring). ``reflect``: also read the
+    tables reflected about the main diagonal (default: whenever the goal's blank lies on it).
+    ``build=False`` raises :class:`~npuzzle.errors.TableMissingError` instead of building.
+    """
+    if metric != "single":
+        raise ProblemTooLargeError(
+            f"pattern databases count single-tile moves; metric {metric!r} is not supported"
+        )
+    t0 = time.perf_counter()
+    canonical = to_canonical(start, goal)
+    if not is_solvable(start, goal):
+        raise UnsolvableError(f"{start.tiles} cannot reach the goal {goal.tiles}: wrong parity")
+    w, h = start.width, start.height
+    blank_home = goal.blank_cell
+    chosen = choose_partition(w, h, blank_home, partition)
+    if build and not partition_present(chosen):
+        _announce(
+            f"building the {w}x{h} {chosen.label} pattern databases (first use, "
+            f"about {build_memory_bytes(w, h, max(chosen.sizes)) / 2**20:,.0f} MB while building); "
+            f"they are cached in {store.cache_dir()}",
+            progress,
+        )
+    tables = load_partition(chosen, build=build, progress=progress, limits=limits)
+    use_reflect = chosen.reflectable() if reflect is None else (reflect and chosen.reflectable())
+    prep = _prepare(tables, use_reflect)
+    cells, stats = _run(canonical, blank_home, prep, limits, progress, t0)
+    heuristic = f"pdb:{chosen.label}{'+reflection' if use_reflect else ''}"
+    return Solution(
+        start=start,
+        goal=goal,
+        moves=moves_from_cells(start, cells),
+        optimal=True,
+        algorithm="pdb",
+        heuristic=heuristic,
+        stats=stats,
+        metric="single",
+    )
+
+
+def solve_canonical(
+    canonical: Sequence[int],
+    tables: PartitionTables,
+    *,
+    reflect: bool = False,
+    limits: Limits = NO_LIMITS,
+) -> tuple[list[int], SearchStats]:
+    """Lower level: solve a canonical state with given tables; returns (cells the blank moves to, stats)."""
+    prep = _prepare(tables, reflect and tables.partition.reflectable())
+    return _run(list(canonical), tables.partition.blank_cell, prep, limits, None, time.perf_counter())
+
+
+def _stats(regs: np.ndarray, iterations: int, max_depth: int, t0: float) -> SearchStats:
+    from .._kernels.pdb_idastar import R_EXPANDED, R_NODES
+
+    return SearchStats(
+        expanded=int(regs[R_EXPANDED]),
+        generated=int(regs[R_NODES]),
+        max_open=max_depth,
+        closed=0,
+        seconds=time.perf_counter() - t0,
+        iterations=iterations,
+    )
+
+
+def _run(
+    canonical: Sequence[int],
+    blank_home: int,
+    prep: _Prepared,
+    limits: Limits,
+    progress: ProgressFn | None,
+    t0: float,
+) -> tuple[list[int], SearchStats]:
+    from .._kernels import pdb_idastar as k
+
+    n = len(canonical)
+    state = np.array(canonical, np.int8)
+    pos = np.empty(n, np.int8)
+    pos[state] = np.arange(n, dtype=np.int8)
+    hg = np.zeros(len(prep.offsets), np.int16)
+    hm = np.zeros(len(prep.offsets), np.int16)
+    hsum, msum = k.initial_values(
+        pos,
+        prep.table,
+        prep.offsets,
+        prep.group_tiles,
+        prep.group_size,
+        n,
+        prep.tmap,
+        prep.reflect,
+        prep.popcount,
+        hg,
+        hm,
+    )
+    regs = np.zeros(8, np.int64)
+    if hsum == 0:
+        return [], _stats(regs, 0, 0, t0)
+    blank_cells = np.zeros(MAX_DEPTH + 2, np.int16)
+    next_dir = np.zeros(MAX_DEPTH + 2, np.int8)
+    saved = np.zeros((MAX_DEPTH + 2, 2), np.int16)
+    bound = max(hsum, msum)
+    iterations = 0
+    deepest = 0
+    while True:
+        iterations += 1
+        regs[k.R_DEPTH] = 0
+        regs[k.R_BOUND] = bound
+        regs[k.R_NEXT_BOUND] = k.NO_BOUND
+        regs[k.R_HSUM] = hsum
+        regs[k.R_MSUM] = msum
+        next_dir[0] = 0
+        blank_cells[0] = int(np.flatnonzero(state == blank_home)[0])
+        if progress is not None:
+            progress(f"IDA* bound {bound}", int(regs[k.R_NODES]), 0)
+        while True:
+            status = k.search(
+                state, pos, blank_home, prep.neighbours, prep.table, prep.offsets, prep.group_of, prep.group_tiles,
+                prep.group_size, prep.tmap, prep.reflect, prep.popcount, blank_cells, next_dir, saved,
+                hg, hm, regs, CHUNK_NODES,
+            )  # fmt: skip
+            deepest = max(deepest, int(regs[k.R_DEPTH]))
+            _check_limits(regs, limits, iterations, deepest, t0)
+            if status != k.RUNNING:
+                break
+        if status == k.FOUND:
+            depth = int(regs[k.R_DEPTH])
+            return [int(c) for c in blank_cells[1 : depth + 1]], _stats(
+                regs, iterations, max(deepest, depth), t0
+            )
+        bound = int(regs[k.R_NEXT_BOUND])
+        if bound >= k.NO_BOUND or bound > MAX_DEPTH:
+            raise ProblemTooLargeError(f"no solution within {MAX_DEPTH} moves (is the state solvable?)")
+
+
+def _check_limits(regs: np.ndarray, limits: Limits, iterations: int, deepest: int, t0: float) -> None:
+    from .._kernels.pdb_idastar import R_NODES
+
+    if limits.max_nodes is not None and regs[R_NODES] >= limits.max_nodes:
+        raise SearchLimitExceeded(
+            f"PDB IDA* generated {int(regs[R_NODES]):,} nodes (max_nodes={limits.max_nodes:,})",
+            _stats(regs, iterations, deepest, t0),
+            "max_nodes",
+        )
+    if limits.max_seconds is not None and time.perf_counter() - t0 >= limits.max_seconds:
+        raise SearchLimitExceeded(
+            f"PDB IDA* ran {time.perf_counter() - t0:.1f} s (max_seconds={limits.max_seconds})",
+            _stats(regs, iterations, deepest, t0),
+            "max_seconds",
+        )
+
+
+def describe_tables(partition: Partition) -> dict[str, Any]:
+    """Sizes and presence of a partition's tables (for the CLI and benchmarks)."""
+    w, h = partition.width, partition.height
+    return {
+        "partition": partition.label,
+        "patterns": [list(g) for g in partition.groups],
+        "entries": partition.n_entries(),
+        "present": partition_present(partition),
+        "build_memory_bytes": max(build_memory_bytes(w, h, k) for k in partition.sizes),
+        "file": str(store.table_path(partition)),
+    }
+
+
+__all__ = [
+    "TableBuildWarning",
+    "choose_partition",
+    "describe_tables",
+    "load_partition",
+    "partition_present",
+    "solve_canonical",
+    "solve_pdb",
+]
