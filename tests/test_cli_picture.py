@@ -1,0 +1,187 @@
+"""The picture commands: render, read, solve-screenshot, picture cut (issue 5)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from npuzzle.board import Board
+from npuzzle.cli import main
+from npuzzle.goals import blank_at
+from pictures import screenshot, synthetic_picture
+
+BOARD = Board.from_rows([[2, 4, 0], [1, 5, 3], [7, 8, 6]])  # tiles named by home cell, hole's home is 8
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("pictures")
+    picture = synthetic_picture(360, 300, seed=21)
+    paths = {"picture": root / "picture.png", "shot": root / "shot.jpg", "text": root / "notes.png"}
+    picture.save(paths["picture"])
+    screenshot(picture, BOARD, grid=2, scale=0.8, jpeg=70).save(paths["shot"])
+    paths["text"].write_text("this is not an image")
+    return paths
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_render_numbered_and_picture(
+    tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        capsys, "render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", tmp_path / "b.png", "--highlight", "8"
+    )
+    assert code == 0 and "wrote" in out
+    assert Image.open(tmp_path / "b.png").size == (438, 438)
+    code, _, _ = run(
+        capsys, "render", "2 4 _ / 1 5 3 / 7 8 6", "--goal", "blank-at:8",
+        "--picture", files["picture"], "--no-numbers", "-o", tmp_path / "p.png",
+    )  # fmt: skip
+    assert code == 0 and Image.open(tmp_path / "p.png").width > 300
+    code, _, _ = run(
+        capsys, "render", "4x3:1,2,3,4,5,6,7,8,9,10,0,11", "-o", tmp_path / "r.jpg", "--caption", "hi"
+    )
+    assert code == 0 and Image.open(tmp_path / "r.jpg").format == "JPEG"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["render", "1 2 3 / 4 5 6 / 7 _ 8", "--picture", "{missing}", "-o", "{out}"], "does not exist"),
+        (["render", "1 2 3 / 4 5 6 / 7 _ 8", "--picture", "{text}", "-o", "{out}"], "not a readable image"),
+        (["render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", "{tmp}/x.nope"], "unknown image format"),
+        (["render", "1 2 3 / 4 5 5 / 7 _ 8", "-o", "{out}"], "appears twice"),
+        (["read", "{missing}", "--size", "3x3", "--reference", "{picture}"], "does not exist"),
+        (["read", "{text}", "--size", "3x3", "--reference", "{picture}"], "not a readable image"),
+        (["read", "{shot}", "--size", "3by3", "--reference", "{picture}"], "size must look like WxH"),
+        (["read", "{shot}", "--size", "90x90", "--reference", "{picture}"], "too small"),
+        (["read", "{shot}", "--size", "3x3", "--reference", "{text}"], "reference picture"),
+        (["picture", "cut", "{missing}", "--size", "3x3", "-o", "{tmp}/tiles"], "does not exist"),
+        (["picture", "cut", "{picture}", "--size", "x", "-o", "{tmp}/tiles"], "size must look like WxH"),
+        (["solve-screenshot", "{text}", "--size", "3x3", "--reference", "{picture}"], "not a readable image"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    argv: list[str], message: str, tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = {**{k: str(v) for k, v in files.items()}, "missing": str(tmp_path / "missing.png"),
+             "out": str(tmp_path / "out.png"), "tmp": str(tmp_path)}  # fmt: skip
+    code, _, err = run(capsys, *(a.format(**names) for a in argv))
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and message in err and "Traceback" not in err
+
+
+def test_read_json_and_text(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "read", files["shot"], "--size", "3x3", "--reference", files["picture"], "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert list(data) == ["width", "height", "tiles", "goal", "confidence"]
+    assert data["width"] == data["height"] == 3
+    assert data["tiles"] == list(BOARD.tiles)
+    assert data["goal"] == list(blank_at(3, 3, 8).tiles)
+    assert len(data["confidence"]) == 9 and min(data["confidence"]) > 0.5
+    code, out, _ = run(capsys, "read", files["shot"], "-s", "3x3", "-r", files["picture"])
+    assert code == 0 and out.splitlines()[:3] == ["2 4 _", "1 5 3", "7 8 6"]
+    assert "goal: 1 2 3 / 4 5 6 / 7 8 0" in out
+
+
+def test_read_reports_twin_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    picture = synthetic_picture(300, 300, seed=22)
+    picture.paste(picture.crop((0, 0, 100, 100)), (100, 100))  # cell 4 is a copy of cell 0
+    picture.save(tmp_path / "twins.png")
+    screenshot(picture, BOARD).save(tmp_path / "shot.png")
+    argv = ["read", tmp_path / "shot.png", "-s", "3x3", "-r", tmp_path / "twins.png"]
+    code, out, err = run(capsys, *argv, "--json")
+    assert code == 2 and "too alike" in err and json.loads(out)["ambiguous"]
+    code, out, err = run(capsys, *argv, "--allow-ambiguous")
+    assert code == 0 and "look alike" in out
+
+
+def test_picture_cut(tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "picture", "cut", files["picture"], "--size", "4x3", "-o", tmp_path / "tiles")
+    assert code == 0 and "12 tiles" in out
+    tiles = sorted((tmp_path / "tiles").iterdir())
+    assert [p.name for p in tiles] == [f"tile_{i:02d}.png" for i in range(1, 13)]
+    assert Image.open(tiles[0]).size == (90, 100)
+
+
+def test_solve_screenshot_with_the_real_solver(
+    tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        from npuzzle.search import solve  # noqa: F401
+    except ImportError:
+        pytest.skip("the solver (issue 3) is not available yet")
+    code, out, err = run(
+        capsys, "solve-screenshot", files["shot"], "--size", "3x3", "--reference", files["picture"],
+        "--gif", tmp_path / "s.gif", "--sheet", tmp_path / "sheet.png", "--render", tmp_path / "steps",
+        "--speed", "8", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    length = data["solution"]["length"]
+    assert data["reading"]["tiles"] == list(BOARD.tiles)
+    assert BOARD.apply(data["solution"]["moves"]) == blank_at(3, 3, 8)
+    assert len(list((tmp_path / "steps").glob("step_*.png"))) == length + 1
+    from npuzzle.render.animate import Timing
+
+    assert Image.open(tmp_path / "s.gif").n_frames == Timing(speed=8).n_gif_frames(length)
+    assert (tmp_path / "sheet.png").is_file()
+
+
+@pytest.mark.parametrize("command", [["render"], ["read"], ["solve-screenshot"], ["picture", "cut"]])
+def test_help_shows_an_example(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *command, "--help")
+    assert code == 0 and "Example" in out and "npuzzle " + " ".join(command) in out
+
+
+def test_cli_help_does_not_import_pictures_libraries() -> None:
+    script = (
+        "import sys\nfrom npuzzle.cli import main\nmain(['--help'])\n"
+        "print(sorted(m for m in ('PIL', 'scipy', 'imageio', 'numba') if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_solve_screenshot_with_a_stand_in_solver(
+    tmp_path: Path,
+    files: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The command's wiring (read → solve → export → report), whatever the state of the real solver."""
+    from npuzzle.cli import picture_cmds
+    from npuzzle.render import animate
+    from npuzzle.solution import Solution
+
+    moves = (3, 5, 4, 2, 1, 4, 5, 6)  # found by a breadth-first search
+    goal = blank_at(3, 3, 8)
+
+    def stand_in(reading: object, algorithm: str) -> Solution:
+        return Solution(BOARD, goal, moves, False, "stand-in", None)
+
+    monkeypatch.setattr(picture_cmds, "_solve", stand_in)
+    monkeypatch.setattr(animate, "mp4_available", lambda: "MP4 needs the imageio-ffmpeg package")
+    assert BOARD.apply(moves) == goal
+    code, out, err = run(
+        capsys, "solve-screenshot", files["shot"], "-s", "3x3", "-r", files["picture"],
+        "--sheet", tmp_path / "sheet.png", "--mp4", tmp_path / "video.mp4", "--render", tmp_path / "steps",
+        "--speed", "10", "--no-numbers",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "solution: 8 moves (not proven optimal)" in out and "wrote 9 step images" in out
+    assert "wrote the animation as GIF" in err and (tmp_path / "video.gif").is_file()
+    assert Image.open(tmp_path / "video.gif").n_frames == animate.Timing(speed=10).n_gif_frames(8)
