@@ -1,0 +1,511 @@
+"""``solve()``: the one entry point. Picks an algorithm, runs a compiled kernel, returns a ``Solution``.
+
+Flow: resolve the goal (:func:`npuzzle.goals.goal_for`) → :func:`npuzzle.solvability.is_solvable` guard (an
+unsolvable pair raises :class:`~npuzzle.errors.UnsolvableError` before any search) → canonical form →
+kernel (cells the blank moves to) → labels via :func:`npuzzle.canonical.moves_from_cells` → ``Solution``.
+
+Algorithms: ``bfs`` and ``bibfs`` (exact in both metrics, boards whose ``n!/2`` states fit in the memory
+cap: up to 12 cells), ``astar``, ``idastar`` (exact with an admissible heuristic), ``wastar`` (weight ``w``:
+at most ``w`` × optimal), ``greedy`` (no bound), ``pdb`` (pattern databases, single metric, from
+:mod:`npuzzle.search.pdb_backend` when present) and ``auto`` (see :func:`choose_algorithm`).
+
+Limits are checked between kernel chunks (about ``CHUNK_NODES`` expansions, tens of milliseconds):
+hitting ``max_nodes`` (expanded nodes), ``max_seconds`` or the memory cap raises
+:class:`~npuzzle.errors.SearchLimitExceeded` with the statistics so far.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .._kernels import astar as ka
+from .._kernels import bfs as kb
+from .._kernels import heuristics as kh
+from .._kernels import idastar as ki
+from .._kernels.moves import SINGLE, cell_dtype, metric_code, neighbour_table
+from .._kernels.rank import MAX_RANK_CELLS, factorials
+from ..board import Board
+from ..canonical import moves_from_cells, to_canonical
+from ..errors import BoardFormatError, ProblemTooLargeError, SearchLimitExceeded, UnsolvableError
+from ..goals import goal_for
+from ..solution import SearchStats, Solution
+from ..solvability import is_solvable
+from .limits import NO_LIMITS, Limits
+
+ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
+
+ALGORITHMS = ("auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy", "pdb")
+HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "crossings")
+OPTIMAL_ALGORITHMS = frozenset({"bfs", "bibfs", "astar", "idastar", "pdb"})
+MULTI_ADMISSIBLE = frozenset({"crossings"})  # the only heuristic here admissible for multi-tile moves
+
+DEFAULT_MEMORY_MB = 2048  # memory cap when Limits.max_memory_mb is None
+DEFAULT_WEIGHT = 2.0  # wastar without --weight
+CHUNK_NODES = 1 << 20  # kernel expansions between limit checks
+ASTAR_CHUNK = 1 << 16
+IDA_START_CAPACITY = 256  # moves; the stack grows when a threshold passes it
+SMALL_CELLS = 9  # 3×3 and smaller: IDA* + linear conflict answers in milliseconds
+BFS_CELLS = 12  # up to 12 cells (3×4, 2×6, ...) bidirectional BFS bounds the worst case at seconds
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What :func:`solve` will run."""
+
+    algorithm: str
+    heuristic: str | None
+    weight: float | None
+
+
+def pdb_available() -> bool:
+    """True when the pattern-database backend module can be imported."""
+    try:
+        return importlib.util.find_spec("npuzzle.search.pdb_backend") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def bfs_state_bytes(n_cells: int) -> int:
+    """Bytes of the BFS visited array: one per reachable state, ``n!/2``."""
+    return math.factorial(n_cells) // 2
+
+
+def choose_algorithm(
+    board: Board,
+    algorithm: str = "auto",
+    heuristic: str | None = None,
+    weight: float | None = None,
+    metric: str = "single",
+) -> Plan:
+    """Validate the names and fill in defaults.
+
+    ``auto``: a weight asks for ``wastar``; otherwise the fastest exact method: up to 9 cells IDA* with
+    linear conflict (crossings in the multi metric), 10 to 12 cells bidirectional BFS, larger boards pattern
+    databases when :mod:`npuzzle.search.pdb_backend` is installed (single metric) else IDA* with linear
+    conflict (crossings in the multi metric).
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    if heuristic is not None and heuristic not in HEURISTICS:
+        raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {', '.join(HEURISTICS)}")
+    metric_code(metric)
+    if weight is not None and not (weight >= 1 and math.isfinite(weight)):
+        raise ValueError(f"weight must be a finite number >= 1, got {weight!r}")
+    n = board.n_cells
+    default_h = "crossings" if metric == "multi" else "linear-conflict"
+    if algorithm == "auto":
+        if weight is not None:
+            algorithm = "wastar"
+        elif n <= SMALL_CELLS:
+            algorithm = "idastar"
+        elif n <= BFS_CELLS:
+            algorithm = "bibfs"
+        elif metric == "single" and heuristic is None and pdb_available():
+            algorithm = "pdb"
+        else:
+            algorithm = "idastar"
+    if algorithm in ("bfs", "bibfs", "pdb"):
+        return Plan(algorithm, None, None)
+    heuristic = heuristic or default_h
+    if metric == "multi" and algorithm in ("astar", "idastar") and heuristic not in MULTI_ADMISSIBLE:
+        raise ValueError(
+            f"heuristic {heuristic!r} is not admissible when a slide of several tiles counts as one move; "
+            f"use one of {', '.join(sorted(MULTI_ADMISSIBLE))} with --metric multi"
+        )
+    if algorithm == "wastar":
+        weight = DEFAULT_WEIGHT if weight is None else weight
+    elif algorithm == "astar":
+        weight = None
+    return Plan(algorithm, heuristic, weight)
+
+
+def solve(
+    board: Board,
+    goal: str | Board | None = "classic",
+    algorithm: str = "auto",
+    heuristic: str | None = None,
+    weight: float | None = None,
+    limits: Limits | None = None,
+    metric: str = "single",
+    progress: ProgressFn | None = None,
+) -> Solution:
+    """Solve ``board`` to ``goal`` (a layout name or a Board) and return a replayable :class:`Solution`.
+
+    Raises :class:`UnsolvableError` (before any search), :class:`SearchLimitExceeded`,
+    :class:`ProblemTooLargeError` (BFS beyond the memory cap), ``ValueError`` for unknown names.
+
+    >>> from npuzzle.board import Board
+    >>> s = solve(Board.from_rows([[1, 2, 3], [4, 5, 6], [0, 7, 8]]))
+    >>> s.length, s.optimal, s.moves
+    (2, True, (7, 8))
+    """
+    if not isinstance(board, Board):
+        raise BoardFormatError(
+            f"solve() takes a Board, got {type(board).__name__}; parse text with npuzzle.parse_board first"
+        )
+    goal_board = goal_for(board, goal)
+    plan = choose_algorithm(board, algorithm, heuristic, weight, metric)
+    if not is_solvable(board, goal_board):
+        raise UnsolvableError(
+            f"{' '.join(map(str, board.tiles))} cannot reach the goal {' '.join(map(str, goal_board.tiles))}: "
+            "the two lie in different parity classes (see `npuzzle check` for the count)"
+        )
+    limits = limits or NO_LIMITS
+    if plan.algorithm == "pdb":
+        return _solve_pdb(board, goal_board, limits, metric, progress)
+    canonical = to_canonical(board, goal_board)
+    t0 = time.perf_counter()
+    cells, stats = run_canonical(
+        canonical, board.width, board.height, goal_board.blank_cell, plan, metric, limits, progress, t0
+    )
+    return Solution(
+        start=board,
+        goal=goal_board,
+        moves=moves_from_cells(board, cells, metric),
+        optimal=plan.algorithm in OPTIMAL_ALGORITHMS or (plan.algorithm == "wastar" and plan.weight == 1),
+        algorithm=plan.algorithm,
+        heuristic=plan.heuristic,
+        stats=stats,
+        metric=metric,
+    )
+
+
+def _solve_pdb(
+    board: Board, goal_board: Board, limits: Limits, metric: str, progress: ProgressFn | None
+) -> Solution:
+    solve_pdb = None
+    if metric == "single":
+        try:
+            from .pdb_backend import solve_pdb
+        except ImportError:
+            solve_pdb = None
+    if solve_pdb is None:
+        plan = Plan("idastar", "crossings" if metric == "multi" else "linear-conflict", None)
+        t0 = time.perf_counter()
+        canonical = to_canonical(board, goal_board)
+        cells, stats = run_canonical(
+            canonical, board.width, board.height, goal_board.blank_cell, plan, metric, limits, progress, t0
+        )
+        return Solution(
+            board,
+            goal_board,
+            moves_from_cells(board, cells, metric),
+            True,
+            "idastar",
+            plan.heuristic,
+            stats,
+            metric,
+        )
+    return solve_pdb(board, goal_board, limits=limits, metric=metric, progress=progress)  # type: ignore[no-any-return]
+
+
+def run_canonical(
+    canonical: list[int],
+    width: int,
+    height: int,
+    blank_home: int,
+    plan: Plan,
+    metric: str,
+    limits: Limits = NO_LIMITS,
+    progress: ProgressFn | None = None,
+    t0: float | None = None,
+) -> tuple[list[int], SearchStats]:
+    """Run ``plan`` on a canonical state; returns (cells the blank moves to, stats)."""
+    t0 = time.perf_counter() if t0 is None else t0
+    if plan.algorithm in ("bfs", "bibfs"):
+        return _run_bfs(canonical, width, height, blank_home, plan.algorithm == "bibfs", metric, limits, t0)
+    if plan.algorithm == "idastar":
+        return _run_idastar(
+            canonical,
+            width,
+            height,
+            blank_home,
+            plan.heuristic or "linear-conflict",
+            metric,
+            limits,
+            progress,
+            t0,
+        )
+    return _run_astar(canonical, width, height, blank_home, plan, metric, limits, progress, t0)
+
+
+def _deadline(limits: Limits, t0: float) -> float | None:
+    return None if limits.max_seconds is None else t0 + limits.max_seconds
+
+
+def _limit_error(what: str, limit: str, stats: SearchStats) -> SearchLimitExceeded:
+    return SearchLimitExceeded(
+        f"{what} after {stats.expanded:,} expanded nodes in {stats.seconds:.2f} s", stats, limit
+    )
+
+
+# -- BFS ---------------------------------------------------------------------------------------------------
+def _run_bfs(
+    canonical: list[int],
+    width: int,
+    height: int,
+    blank_home: int,
+    bidirectional: bool,
+    metric: str,
+    limits: Limits,
+    t0: float,
+) -> tuple[list[int], SearchStats]:
+    n = width * height
+    cap_mb = limits.max_memory_mb or DEFAULT_MEMORY_MB
+    need = bfs_state_bytes(n)
+    if n > MAX_RANK_CELLS or n > kb.MAX_BFS_CELLS or need > cap_mb * 2**20:
+        raise ProblemTooLargeError(
+            f"breadth-first search on a {width}x{height} board needs one byte per reachable state, "
+            f"{n}!/2 = {need:,} bytes ({need / 2**30:,.1f} GiB), over the {cap_mb:,} MB memory cap; "
+            "use --algorithm idastar (or astar/wastar) instead"
+        )
+    nbrs, n_nbrs, _ = neighbour_table(width, height, metric_code(metric))
+    start = np.asarray(canonical, dtype=cell_dtype(n))
+    status, cells, raw = kb.bfs_path(
+        start, blank_home, width, nbrs, n_nbrs, bidirectional, limits.max_nodes, _deadline(limits, t0)
+    )
+    stats = SearchStats(seconds=time.perf_counter() - t0, **raw)
+    if status == "nodes":
+        raise _limit_error("BFS hit max_nodes", "max_nodes", stats)
+    if status == "time":
+        raise _limit_error("BFS hit max_seconds", "max_seconds", stats)
+    if status != "found":
+        raise RuntimeError(f"BFS exhausted the state space without reaching the goal (status {status})")
+    return [int(c) for c in cells], stats
+
+
+# -- IDA* --------------------------------------------------------------------------------------------------
+def _ida_stats(regs: np.ndarray, t0: float) -> SearchStats:
+    return SearchStats(
+        expanded=int(regs[ki.R_EXPANDED]),
+        generated=int(regs[ki.R_GENERATED]),
+        max_open=int(regs[ki.R_DEEPEST]),
+        closed=0,
+        seconds=time.perf_counter() - t0,
+        iterations=int(regs[ki.R_ITERATIONS]),
+    )
+
+
+def _run_idastar(
+    canonical: list[int],
+    width: int,
+    height: int,
+    blank_home: int,
+    heuristic: str,
+    metric: str,
+    limits: Limits,
+    progress: ProgressFn | None,
+    t0: float,
+) -> tuple[list[int], SearchStats]:
+    n = width * height
+    kind = kh.heuristic_code(heuristic)
+    mcode = metric_code(metric)
+    state = np.asarray(canonical, dtype=cell_dtype(n))
+    nbrs, n_nbrs, orient = neighbour_table(width, height, mcode)
+    table = kh.table_for(kind, width, height, blank_home)
+    scratch = np.zeros(2 * (width + height) + 4, dtype=np.int32)
+    h0 = int(kh.heuristic(state, kind, width, height, blank_home, table, scratch))
+    blank_cell = canonical.index(blank_home)
+    capacity = max(IDA_START_CAPACITY, 2 * h0 + 16)
+    path, child, hvals, regs = ki.new_stack(capacity, n, blank_cell, h0)
+    if h0 == 0:
+        return [], _ida_stats(regs, t0)
+    fast_table = mcode == SINGLE and kind in (kh.MISPLACED, kh.MANHATTAN)
+    fast_lc = mcode == SINGLE and kind == kh.LINEAR_CONFLICT
+    delta = kh.delta_table(table, nbrs, n_nbrs) if fast_table else None
+    lc_args = ki.lc_work(state, width, height, blank_home, capacity) if fast_lc else None
+    deadline = _deadline(limits, t0)
+    while True:
+        budget = CHUNK_NODES
+        if limits.max_nodes is not None:
+            budget = min(budget, max(limits.max_nodes - int(regs[ki.R_EXPANDED]), 0))
+        if fast_table:
+            status = ki.idastar_table(state, blank_home, nbrs, delta, path, child, hvals, regs, budget)
+        elif fast_lc:
+            assert lc_args is not None
+            status = ki.idastar_lc(
+                state, blank_home, width, height, nbrs, table, path, child, hvals, regs, budget, *lc_args
+            )
+        else:
+            status = ki.idastar_general(
+                state,
+                blank_home,
+                width,
+                height,
+                kind,
+                mcode,
+                nbrs,
+                orient,
+                table,
+                path,
+                child,
+                hvals,
+                regs,
+                budget,
+                scratch,
+            )
+        if status == ki.FOUND:
+            depth = int(regs[ki.R_DEPTH])
+            return [int(c) for c in path[2 : depth + 2]], _ida_stats(regs, t0)
+        if status == ki.GROW:
+            capacity *= 2
+            path, child, hvals = ki.grow_stack(path, child, hvals, capacity)
+            if lc_args is not None:
+                lc, saved_line, saved_lc, tails, row_of, col_of = lc_args
+                saved_line = np.concatenate(
+                    [saved_line, np.full(capacity + 2 - saved_line.size, -1, np.int32)]
+                )
+                saved_lc = np.concatenate([saved_lc, np.zeros(capacity + 2 - saved_lc.size, np.int32)])
+                lc_args = (lc, saved_line, saved_lc, tails, row_of, col_of)
+            continue
+        if status == ki.EXHAUSTED:
+            raise RuntimeError("IDA* exhausted the search space on a solvable board (a heuristic bug)")
+        stats = _ida_stats(regs, t0)
+        if limits.max_nodes is not None and stats.expanded >= limits.max_nodes:
+            raise _limit_error(
+                f"IDA* hit max_nodes={limits.max_nodes:,} at bound {int(regs[ki.R_THRESHOLD])}",
+                "max_nodes",
+                stats,
+            )
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _limit_error(
+                f"IDA* hit max_seconds={limits.max_seconds:g} at bound {int(regs[ki.R_THRESHOLD])}",
+                "max_seconds",
+                stats,
+            )
+        if progress is not None:
+            progress(f"IDA* bound {int(regs[ki.R_THRESHOLD])}", stats.generated, 0)
+
+
+# -- A*, weighted A*, greedy -------------------------------------------------------------------------------
+def astar_capacity(n_cells: int, memory_mb: int) -> int:
+    """Nodes that fit in ``memory_mb`` (capped by the state count where it is known)."""
+    per_node = ka.bytes_per_node(n_cells, np.dtype(cell_dtype(n_cells)).itemsize)
+    cap = int(memory_mb * 2**20 / per_node)
+    if n_cells <= MAX_RANK_CELLS:
+        cap = min(cap, math.factorial(n_cells) // 2 + 1)
+    return max(cap, 16)
+
+
+def _weight_fraction(plan: Plan) -> tuple[int, int]:
+    if plan.algorithm == "greedy":
+        return 1, 0
+    if plan.weight is None:
+        return 1, 1
+    frac = Fraction(plan.weight).limit_denominator(1000)
+    return frac.numerator, frac.denominator
+
+
+def _run_astar(
+    canonical: list[int],
+    width: int,
+    height: int,
+    blank_home: int,
+    plan: Plan,
+    metric: str,
+    limits: Limits,
+    progress: ProgressFn | None,
+    t0: float,
+) -> tuple[list[int], SearchStats]:
+    n = width * height
+    dtype = cell_dtype(n)
+    kind = kh.heuristic_code(plan.heuristic or "linear-conflict")
+    nbrs, n_nbrs, _ = neighbour_table(width, height, metric_code(metric))
+    table = kh.table_for(kind, width, height, blank_home)
+    memory_mb = limits.max_memory_mb or DEFAULT_MEMORY_MB
+    cap = astar_capacity(n, memory_mb)
+    ranked = n <= MAX_RANK_CELLS
+    fact = factorials(min(n, MAX_RANK_CELLS) - 1)
+    n_slots = 1 << max(4, (2 * cap - 1).bit_length())
+    hcap = cap + cap // 4
+    arrays: dict[str, Any] = {
+        "states": np.zeros((cap, n), dtype=dtype),
+        "parent": np.zeros(cap, dtype=np.int32),
+        "g": np.zeros(cap, dtype=np.int32),
+        "h": np.zeros(cap, dtype=np.int16),
+        "keys": np.zeros(cap, dtype=np.int64),
+        "slots": np.zeros(n_slots, dtype=np.int32),
+        "heap_pri": np.zeros(hcap, dtype=np.int64),
+        "heap_node": np.zeros(hcap, dtype=np.int32),
+    }
+    regs = np.zeros(ka.N_REGS, dtype=np.int64)
+    scratch = np.zeros(2 * (width + height) + 4, dtype=np.int32)
+    wn, wd = _weight_fraction(plan)
+    start = np.asarray(canonical, dtype=dtype)
+    ka.astar_init(
+        start, blank_home, width, height, kind, table, wn, wd, fact, ranked, *arrays.values(), regs, scratch
+    )
+    deadline = _deadline(limits, t0)
+
+    def stats_now() -> SearchStats:
+        return SearchStats(
+            expanded=int(regs[ka.R_EXPANDED]),
+            generated=int(regs[ka.R_GENERATED]),
+            max_open=int(regs[ka.R_MAX_OPEN]),
+            closed=int(regs[ka.R_NODES]),
+            seconds=time.perf_counter() - t0,
+        )
+
+    while True:
+        budget = ASTAR_CHUNK
+        if limits.max_nodes is not None:
+            budget = min(budget, max(limits.max_nodes - int(regs[ka.R_EXPANDED]), 0))
+        status = ka.astar_run(
+            blank_home,
+            width,
+            height,
+            kind,
+            table,
+            nbrs,
+            n_nbrs,
+            wn,
+            wd,
+            fact,
+            ranked,
+            *arrays.values(),
+            regs,
+            budget,
+            scratch,
+        )
+        if status == ka.FOUND:
+            out = np.zeros(int(arrays["g"][int(regs[ka.R_GOAL])]) + 1, dtype=np.int64)
+            length = ka.astar_path(arrays["states"], arrays["parent"], int(regs[ka.R_GOAL]), blank_home, out)
+            return [int(c) for c in out[:length]], stats_now()
+        stats = stats_now()
+        if status == ka.FULL:
+            raise _limit_error(
+                f"{plan.algorithm} filled its {memory_mb:,} MB memory cap ({cap:,} nodes)",
+                "max_memory_mb",
+                stats,
+            )
+        if status == ka.EXHAUSTED:
+            raise RuntimeError(f"{plan.algorithm} emptied its open list on a solvable board")
+        if limits.max_nodes is not None and stats.expanded >= limits.max_nodes:
+            raise _limit_error(f"{plan.algorithm} hit max_nodes={limits.max_nodes:,}", "max_nodes", stats)
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _limit_error(
+                f"{plan.algorithm} hit max_seconds={limits.max_seconds:g}", "max_seconds", stats
+            )
+        if progress is not None:
+            progress(f"{plan.algorithm}: {stats.closed:,} nodes stored", stats.expanded, 0)
+
+
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_MEMORY_MB",
+    "HEURISTICS",
+    "Plan",
+    "bfs_state_bytes",
+    "choose_algorithm",
+    "pdb_available",
+    "run_canonical",
+    "solve",
+]
