@@ -1,0 +1,117 @@
+"""Run several algorithm × heuristic combinations on one board (``npuzzle compare``).
+
+>>> from npuzzle.board import Board
+>>> rows = compare(Board.from_rows([[1, 2, 3], [4, 5, 6], [0, 7, 8]]), combos=[("bfs", None), ("astar", "manhattan")])
+>>> [(r.algorithm, r.length) for r in rows]
+[('bfs', 2), ('astar', 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..board import Board
+from ..errors import ProblemTooLargeError, SearchLimitExceeded
+from .limits import Limits
+from .solver import solve
+
+HEURISTIC_ALGORITHMS = ("astar", "idastar", "wastar", "greedy")
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """One combination's outcome; ``error`` says why it has no solution (limit hit, too large)."""
+
+    algorithm: str
+    heuristic: str | None
+    length: int | None
+    optimal: bool | None
+    expanded: int
+    generated: int
+    max_open: int
+    seconds: float
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def default_combos(
+    board: Board,
+    algorithms: Sequence[str] | None = None,
+    heuristics: Sequence[str] | None = None,
+    metric: str = "single",
+) -> list[tuple[str, str | None]]:
+    """Every requested algorithm, heuristic-driven ones crossed with every requested heuristic.
+
+    Defaults: bfs, bibfs, astar, idastar, wastar, greedy; misplaced, manhattan, linear-conflict (crossings
+    in the multi-tile metric, the only admissible one there).
+    """
+    algorithms = list(algorithms or ("bfs", "bibfs", "astar", "idastar", "wastar", "greedy"))
+    if heuristics is None:
+        heuristics = ("crossings",) if metric == "multi" else ("misplaced", "manhattan", "linear-conflict")
+    combos: list[tuple[str, str | None]] = []
+    for algorithm in algorithms:
+        if algorithm in HEURISTIC_ALGORITHMS:
+            combos += [(algorithm, h) for h in heuristics]
+        else:
+            combos.append((algorithm, None))
+    return combos
+
+
+def compare(
+    board: Board,
+    goal: str | Board | None = "classic",
+    combos: Iterable[tuple[str, str | None]] | None = None,
+    limits: Limits | None = None,
+    metric: str = "single",
+    weight: float | None = None,
+) -> list[CompareRow]:
+    """Solve ``board`` with every combination; a combination that hits a limit or cannot run gets a row
+    with ``error`` set (unsolvable boards and bad names still raise)."""
+    rows = []
+    for algorithm, heuristic in combos if combos is not None else default_combos(board, metric=metric):
+        try:
+            s = solve(
+                board,
+                goal,
+                algorithm=algorithm,
+                heuristic=heuristic,
+                limits=limits,
+                metric=metric,
+                weight=weight if algorithm == "wastar" else None,
+            )
+        except (SearchLimitExceeded, ProblemTooLargeError) as exc:
+            st = getattr(exc, "stats", None)
+            rows.append(
+                CompareRow(
+                    algorithm,
+                    heuristic,
+                    None,
+                    None,
+                    getattr(st, "expanded", 0),
+                    getattr(st, "generated", 0),
+                    getattr(st, "max_open", 0),
+                    getattr(st, "seconds", 0.0),
+                    " ".join(str(exc).split()),
+                )
+            )
+            continue
+        rows.append(
+            CompareRow(
+                algorithm,
+                s.heuristic,
+                s.length,
+                s.optimal,
+                s.stats.expanded,
+                s.stats.generated,
+                s.stats.max_open,
+                s.stats.seconds,
+            )
+        )
+    return rows
+
+
+__all__ = ["CompareRow", "compare", "default_combos"]
