@@ -1,0 +1,280 @@
+"""Pattern databases: ranking, table builds against a pure-Python BFS, admissibility, optimal PDB-IDA*."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import subprocess
+import sys
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from npuzzle.board import Board
+from npuzzle.canonical import from_canonical, to_canonical
+from npuzzle.goals import blank_first, classic, goal
+from npuzzle.heuristics import pdb
+from npuzzle.heuristics.pdb import (
+    Partition,
+    PartitionTables,
+    additive_value,
+    build_partition,
+    build_table,
+    rank_placement,
+    reference_table,
+    standard_partition,
+    unrank_placement,
+)
+from npuzzle.search.limits import Limits
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+KORF = DATA / "korf100.txt"
+N_STATES_3X3 = 181_440  # 9!/2
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path_factory.getbasetemp() / "pdb-cache"))
+
+
+def bfs_distances(width: int, height: int, blank_home: int) -> dict[tuple[int, ...], int]:
+    """Exact distances of every canonical state to the identity goal (small boards only)."""
+    n = width * height
+    nb = pdb.neighbour_table(width, height)
+    start = tuple(range(n))
+    dist = {start: 0}
+    queue = deque([(start, blank_home)])
+    while queue:
+        state, b = queue.popleft()
+        d = dist[state]
+        for t in nb[b]:
+            if t < 0:
+                continue
+            s = list(state)
+            s[b], s[t] = s[t], s[b]
+            key = tuple(s)
+            if key not in dist:
+                dist[key] = d + 1
+                queue.append((key, int(t)))
+    return dist
+
+
+@pytest.fixture(scope="module")
+def bfs_3x3() -> dict[tuple[int, ...], int]:
+    return bfs_distances(3, 3, 8)
+
+
+# -- ranking -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("n", "k"), [(4, 2), (6, 3), (9, 4), (6, 5)])
+def test_rank_unrank_round_trip_exhaustive(n: int, k: int) -> None:
+    seen = set()
+    for cells in itertools.permutations(range(n), k):
+        r = rank_placement(cells, n)
+        assert 0 <= r < pdb.n_placements(n, k)
+        assert unrank_placement(r, n, k) == list(cells)
+        seen.add(r)
+    assert len(seen) == pdb.n_placements(n, k)
+
+
+def test_kernel_rank_matches_reference() -> None:
+    from npuzzle._kernels import pdb_build as kb
+
+    popcount, select = kb.popcount_table(), kb.select_table()
+    rng = random.Random(1)
+    for _ in range(300):
+        n = rng.choice([9, 12, 16])
+        k = rng.randint(1, 8)
+        cells = rng.sample(range(n), k)
+        arr = np.array(cells, np.int64)
+        r = rank_placement(cells, n)
+        assert kb.rank_placement(arr, n) == r
+        assert kb.rank_placement_fast(arr, n, popcount) == r
+        out = np.zeros(k, np.int64)
+        kb.unrank_placement(r, n, out)
+        assert out.tolist() == cells
+        kb.unrank_placement_fast(r, n, out, select)
+        assert out.tolist() == cells
+
+
+# -- partitions ----------------------------------------------------------------------------------------
+def test_standard_partitions_cover_the_board() -> None:
+    for cell in range(16):
+        for name in ("7-8", "6-6-3", "5-5-5", "auto"):
+            p = standard_partition(4, 4, cell, name)
+            assert sorted(c for g in p.groups for c in g) == [c for c in range(16) if c != cell]
+    assert standard_partition(4, 4, 0, "6-6-3").sizes == (6, 6, 3)
+    assert standard_partition(4, 4, 15, "7-8").groups[0] == (8, 9, 10, 11, 12, 13, 14)  # Korf's, rotated
+    assert standard_partition(3, 3, 8).sizes == (8,)  # one exact table
+    assert standard_partition(5, 2, 9).sizes == (9,)
+    assert standard_partition(5, 5, 24, "6-6-6-6").sizes == (6, 6, 6, 6)
+    assert standard_partition(4, 4, 0).reflectable() and not standard_partition(4, 4, 3).reflectable()
+
+
+def test_bad_partitions_are_refused() -> None:
+    from npuzzle.errors import BoardFormatError
+
+    with pytest.raises(BoardFormatError, match="missing"):
+        Partition(3, 3, 8, ((0, 1, 2), (3, 4)))
+    with pytest.raises(BoardFormatError, match="add up"):
+        standard_partition(3, 3, 8, "4-3")
+
+
+# -- tables against the pure-Python 0-1 BFS ------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("width", "height", "pattern"),
+    [(2, 2, (0, 1)), (3, 2, (1, 2, 5)), (2, 3, (0, 3, 4)), (3, 3, (1, 2, 3)), (3, 3, (4, 8, 0, 2)),
+     (4, 2, (1, 2, 3, 4, 5)), (4, 3, (0, 5, 11))],
+)  # fmt: skip
+def test_build_table_equals_reference(width: int, height: int, pattern: tuple[int, ...]) -> None:
+    assert np.array_equal(build_table(width, height, pattern), reference_table(width, height, pattern))
+
+
+def test_build_table_without_jit_equals_reference() -> None:
+    code = (
+        "import numpy as np\n"
+        "from npuzzle.heuristics.pdb import build_table, reference_table\n"
+        "assert np.array_equal(build_table(3, 2, (0, 4)), reference_table(3, 2, (0, 4)))\n"
+        "assert np.array_equal(build_table(5, 4, (2, 19)), reference_table(5, 4, (2, 19)))\n"  # uint32 masks
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)
+
+
+def test_tables_built_twice_are_identical() -> None:
+    p = standard_partition(3, 3, 0, "4-4")
+    assert build_partition(p).tobytes() == build_partition(p).tobytes()
+
+
+def test_full_3x3_table_is_the_exact_distance(bfs_3x3: dict[tuple[int, ...], int]) -> None:
+    tables = PartitionTables(standard_partition(3, 3, 8), build_partition(standard_partition(3, 3, 8)))
+    (db,) = tables.databases()
+    assert len(bfs_3x3) == N_STATES_3X3
+    for state, d in bfs_3x3.items():
+        assert db.lookup(state) == d
+
+
+@pytest.mark.parametrize("sizes", ["4-4", "3-3-2", "2-2-2-2", "5-3"])
+def test_additive_sums_are_admissible(sizes: str, bfs_3x3: dict[tuple[int, ...], int]) -> None:
+    p = standard_partition(3, 3, 8, sizes)
+    dbs = PartitionTables(p, build_partition(p)).databases()
+    rng = random.Random(sizes)
+    states = rng.sample(sorted(bfs_3x3), 4000)
+    for state in states:
+        h = additive_value(dbs, state)
+        hr = additive_value(dbs, state, reflect=True)
+        assert h <= hr <= bfs_3x3[state]
+    # Not consistent in general: a move can free a blank region that is closer to home (min over blank).
+
+
+# -- PDB IDA* -------------------------------------------------------------------------------------------
+def test_pdb_idastar_is_optimal_on_3x3(bfs_3x3: dict[tuple[int, ...], int]) -> None:
+    from npuzzle.search.pdb_backend import solve_canonical
+
+    rng = random.Random(3)
+    states = [s for s, d in bfs_3x3.items() if d == 31] + rng.sample(sorted(bfs_3x3), 150)
+    for sizes in ("auto", "3-3-2", "4-4"):
+        p = standard_partition(3, 3, 8, sizes)
+        tables = PartitionTables(p, build_partition(p))
+        for state in states[: 40 if sizes != "auto" else None]:
+            cells, _ = solve_canonical(state, tables, reflect=True)
+            assert len(cells) == bfs_3x3[state]
+            # the moves lead to the goal
+            s = list(state)
+            for c in cells:
+                b = s.index(8)
+                s[b], s[c] = s[c], s[b]
+            assert s == list(range(9))
+
+
+def test_pdb_idastar_is_exact_on_2x5() -> None:
+    from npuzzle.search.pdb_backend import solve_canonical
+
+    exact = standard_partition(5, 2, 0)
+    exact_db = PartitionTables(exact, build_partition(exact)).databases()[0]
+    split = standard_partition(5, 2, 0, "4-5")
+    split_tables = PartitionTables(split, build_partition(split))
+    rng = random.Random(5)
+    g = blank_first(5, 2)
+    for _ in range(25):
+        b = g
+        for _ in range(200):
+            b = b.move(rng.choice(b.legal_moves()))
+        state = to_canonical(b, g)
+        cells, _ = solve_canonical(state, split_tables)
+        assert len(cells) == exact_db.lookup(state)
+        assert additive_value(split_tables.databases(), state) <= exact_db.lookup(state)
+
+
+def test_solve_pdb_any_goal_maps_moves_back() -> None:
+    from npuzzle.search.pdb_backend import solve_pdb
+
+    for layout in ("classic", "snake", "spiral", "blank-first"):
+        g = goal(layout, 3, 3)
+        start = from_canonical([8, 7, 6, 5, 4, 3, 2, 1, 0], goal("blank-first", 3, 3)).relabel(
+            {i: i for i in range(9)}
+        )
+        start = Board(start.tiles, 3, 3)
+        from npuzzle.solvability import is_solvable
+
+        if not is_solvable(start, g):
+            start = start.with_tiles([start.tiles[1], start.tiles[0], *start.tiles[2:]])
+            if 0 in start.tiles[:2]:
+                start = start.with_tiles([*start.tiles[:7], start.tiles[8], start.tiles[7]])
+        sol = solve_pdb(start, g, limits=Limits())
+        assert sol.replay() == g and sol.optimal
+
+
+def test_solve_pdb_limits_and_metric() -> None:
+    from npuzzle.errors import ProblemTooLargeError, SearchLimitExceeded, UnsolvableError
+    from npuzzle.search.pdb_backend import solve_pdb
+
+    g = classic(3, 3)
+    hard = Board([6, 4, 7, 8, 5, 0, 3, 2, 1], 3, 3)
+    with pytest.raises(ProblemTooLargeError):
+        solve_pdb(hard, g, limits=Limits(), metric="multi")
+    with pytest.raises(UnsolvableError):
+        solve_pdb(Board([2, 1, 3, 4, 5, 6, 7, 8, 0], 3, 3), g, limits=Limits())
+    with pytest.raises(SearchLimitExceeded) as info:
+        solve_pdb(hard, g, limits=Limits(max_nodes=5), partition="1-1-1-1-1-1-1-1")
+    assert info.value.limit == "max_nodes" and info.value.stats is not None
+    assert solve_pdb(g, g, limits=Limits()).length == 0
+
+
+# -- 4x4: Korf's instances with 6-6-3 ------------------------------------------------------------------
+EASY_KORF = (9, 19, 12, 31, 30, 23, 2, 34, 16, 28, 5, 13)  # 1-based instance numbers, < 0.1 s each
+
+
+def korf_instances() -> list[tuple[int, Board]]:
+    rows = [
+        line.split() for line in KORF.read_text().splitlines() if line.strip() and not line.startswith("#")
+    ]
+    return [(int(r[0]), Board([int(x) for x in r[1:]], 4, 4)) for r in rows]
+
+
+@pytest.mark.skipif(not KORF.exists(), reason="korf100.txt not available")
+def test_korf_easy_instances_with_663() -> None:
+    from npuzzle.search.pdb_backend import solve_pdb
+
+    messages: list[str] = []
+    instances = korf_instances()
+    g = blank_first(4, 4)
+    for number in EASY_KORF:
+        length, board = instances[number - 1]
+        sol = solve_pdb(board, g, limits=Limits(max_seconds=60), progress=lambda m, d, t: messages.append(m))
+        assert sol.length == length, number
+        assert sol.replay() == g
+        assert sol.heuristic == "pdb:6-6-3+reflection"
+    assert any("first use" in m for m in messages)  # the first call said it was building 6-6-3
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not KORF.exists(), reason="korf100.txt not available")
+def test_korf_all_with_663() -> None:
+    from npuzzle.search.pdb_backend import solve_pdb
+
+    g = blank_first(4, 4)
+    for length, board in korf_instances():
+        assert solve_pdb(board, g, limits=Limits(), partition="6-6-3").length == length
