@@ -34,6 +34,7 @@ from .image import (
     get_font,
     grid_columns,
     moving_tiles,
+    save_image,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -190,7 +191,7 @@ def write_steps(
     paths = []
     for step in solution_steps(solution):
         path = out / f"step_{step.index:0{digits}d}.png"
-        draw_step(painter, step, solution.length, captions).save(path)
+        save_image(draw_step(painter, step, solution.length, captions), path)
         paths.append(path)
     return paths
 
@@ -271,29 +272,22 @@ def write_sheet(
             font=font,
             anchor="lm",
         )
-    return _save(sheet, path)
+    return save_image(sheet, path)
 
 
 def _sheet_label(step: Step, n_moves: int, font: object, numbers: bool) -> str:
     if step.move is None:
-        return f"{step.index}  solved" if n_moves else "solved"
+        return f"{step.index} · solved" if n_moves else "solved"
     assert step.direction is not None
     arrow = direction_text(step.direction, font)
-    what = f"{step.move} {arrow}" if numbers else arrow
-    return f"{'start' if step.index == 0 else step.index}  {what}"
+    what = f"tile {step.move} {arrow}" if numbers else arrow
+    return f"{'start' if step.index == 0 else step.index} · {what}"
 
 
 def _reducing_filter() -> Any:
     from PIL import Image
 
     return Image.Resampling.LANCZOS
-
-
-def _save(image: PILImage.Image, path: str | Path) -> Path:
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    image.save(out)
-    return out
 
 
 class GifStream:
@@ -434,6 +428,7 @@ def write_mp4(
         quality=6,  # libx264 CRF ≈ 20: crisp edges, small files
         macro_block_size=1,  # frames are already even-sized (Layout), no rescaling
         ffmpeg_log_level="error",
+        output_params=["-preset", "veryfast"],  # slides of flat tiles need no slow motion search
     )
     try:
         for frame, repeat in iter_animation(solution, painter, timing, captions):

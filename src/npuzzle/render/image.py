@@ -41,6 +41,9 @@ BOARD_PIXELS = 400  # default side of a numbered board's tray area, whatever its
 MIN_TILE = 24  # pixels: smaller numbered tiles stop being legible
 MAX_TILE = 128  # pixels: bigger numbered tiles only waste space
 MAX_PICTURE_SIDE = 1200  # pixels: a picture board is scaled down to fit this, never up
+PNG_COMPRESS_LEVEL = (
+    3  # zlib level: about 3× faster than Pillow's default 6 on pictures, files a few % larger
+)
 MIN_PICTURE_TILE = 8  # pixels: a picture cut finer than this is not a usable puzzle picture
 FONT_FILES = (
     "DejaVuSans-Bold.ttf",
@@ -519,8 +522,9 @@ def save_image(image: PILImage.Image, path: str | Path) -> Path:
     if not out.suffix:
         out = out.with_suffix(".png")
     out.parent.mkdir(parents=True, exist_ok=True)
+    options = {"compress_level": PNG_COMPRESS_LEVEL} if out.suffix.lower() == ".png" else {}
     try:
-        image.save(out)
+        image.save(out, **options)
     except (KeyError, ValueError) as exc:
         raise PictureError(
             f"cannot write {str(out)!r}: unknown image format {out.suffix!r} ({exc})"
