@@ -347,3 +347,20 @@ def test_long_gif_is_written(tmp_path: Path) -> None:
 def test_bad_timing_is_refused(kwargs: dict[str, float]) -> None:
     with pytest.raises(PictureError):
         Timing(**kwargs)  # type: ignore[arg-type]
+
+
+def test_without_dejavu_the_builtin_font_is_used(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from npuzzle.render import image as image_module
+
+    monkeypatch.setattr(image_module, "FONT_FILES", ("no-such-font.ttf",))
+    image_module.get_font.cache_clear()
+    try:
+        font = image_module.get_font(20)
+        assert "DejaVu" not in (font.getname()[0] or "")  # type: ignore[union-attr]
+        solution = walk_solution(classic(3, 3), 2, seed=15)
+        painter = make_painter(solution)
+        step = next(solution_steps(solution))
+        assert animate.step_caption(step, 2, painter.caption_font).endswith(("up", "down", "left", "right"))
+        assert draw_step(painter, step, 2).size == painter.size
+    finally:
+        image_module.get_font.cache_clear()
