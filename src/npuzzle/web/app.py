@@ -66,6 +66,7 @@ from .schemas import (
 )
 
 STATIC_DIR = Path(__file__).parent / "static"
+FALLBACK_WEIGHT = 3.0  # weighted A*'s answer is at most this many times the optimal length
 T = TypeVar("T")
 
 
@@ -183,6 +184,21 @@ def _size_error(n: int) -> PuzzleError:
     return BoardFormatError(f"cannot tell the board's size from {n} tiles; give width and height")
 
 
+def exact_algorithm(start: Board, goal_board: Board, metric: str) -> str:
+    """The exact method a request may use without blocking: pattern databases when their tables are
+    already on disk, else IDA* (linear conflict). Never ``auto``'s choices that stall a request: building
+    tables on first use (seconds to minutes) or a bidirectional BFS over 3×4's 239,500,800 states."""
+    if metric == "single" and start.n_cells > 9:
+        try:
+            from ..search.pdb_backend import choose_partition, partition_present
+
+            if partition_present(choose_partition(start.width, start.height, goal_board.blank_cell)):
+                return "pdb"
+        except (ImportError, PuzzleError, ValueError):
+            pass
+    return "idastar"
+
+
 def solve_within(
     start: Board,
     goal_board: Board,
@@ -194,8 +210,9 @@ def solve_within(
     metric: str = "single",
     max_memory_mb: int | None = None,
 ) -> Solution:
-    """Solve within ``seconds``. ``auto`` spends half the budget on an exact method, then falls back to
-    weighted A* (weight 3: at most 3× optimal) and finally greedy best-first, each on what time is left."""
+    """Solve within ``seconds``. ``auto`` spends half the budget on an exact method
+    (:func:`exact_algorithm`), then falls back to weighted A* (weight 3: at most 3× optimal) and finally
+    greedy best-first, each on what time is left; other algorithms run as asked, once."""
     solve = _solver()
     if algorithm != "auto":
         limits = Limits(max_seconds=seconds, max_memory_mb=max_memory_mb)
@@ -209,13 +226,14 @@ def solve_within(
             metric=metric,
         )
     deadline = time.monotonic() + seconds
-    plan: list[tuple[str, float | None, float]] = [
-        ("auto", None, 0.5),
-        ("wastar", 3.0, 0.5),
-        ("greedy", None, 1.0),
+    exact = exact_algorithm(start, goal_board, metric) if weight is None else "wastar"
+    plan: list[tuple[str, str | None, float | None, float]] = [
+        (exact, None if exact == "pdb" else heuristic, weight, 0.5),
+        ("wastar", None, FALLBACK_WEIGHT, 0.5),
+        ("greedy", None, None, 1.0),
     ]
     failure: SearchLimitExceeded | ProblemTooLargeError | None = None
-    for step, step_weight, share in plan:
+    for step, step_heuristic, step_weight, share in plan:
         left = deadline - time.monotonic()
         if left <= 0.01:
             break
@@ -225,7 +243,7 @@ def solve_within(
                 start,
                 goal_board,
                 algorithm=step,
-                heuristic=heuristic if step == "auto" else None,
+                heuristic=step_heuristic,
                 weight=step_weight,
                 limits=limits,
                 metric=metric,
@@ -347,8 +365,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     def generate(request: GenerateRequest) -> GenerateResponse:
         """A new start position, always solvable for the goal. Without a seed the server draws one and
         returns it, so any board can be reproduced."""
-        template = classic(request.width, request.height, request.blank)
-        goal_board = goal_for(template, request.goal)
+        if isinstance(request.goal, str):  # the layout's own labels (blank-at uses 1..N without one)
+            goal_board = goal(request.goal, request.width, request.height, request.blank)
+        else:
+            goal_board = Board(request.goal, request.width, request.height, request.blank)
         seed = secrets.randbits(32) if request.seed is None else request.seed
         start = generate_board(goal_board, request.method, request.moves, seed)
         return GenerateResponse(

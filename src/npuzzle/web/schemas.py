@@ -69,7 +69,9 @@ class SolveRequest(BoardRequest):
         "best-first within the time cap (the answer says whether it is optimal).",
     )
     heuristic: Literal["misplaced", "manhattan", "linear-conflict"] | None = None
-    weight: float | None = Field(default=None, gt=0, le=100)
+    weight: float | None = Field(
+        default=None, ge=1, le=100, description="Weighted A*: at most weight × optimal."
+    )
     metric: Literal["single", "multi"] = "single"
     max_seconds: float | None = Field(
         default=None, gt=0, description="Time budget in seconds; clamped to the server's maximum."
