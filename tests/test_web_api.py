@@ -387,12 +387,16 @@ def test_auto_falls_back_to_a_non_optimal_answer(
 def test_nothing_found_in_time_is_422_with_stats(
     client: TestClient, scripted: Callable[..., ScriptedSolver], path: str
 ) -> None:
-    solver = scripted(fail=("idastar", "wastar", "greedy"))
+    solver = scripted(fail=("idastar", "wastar"))
     response = client.post(path, json={"board": EASY_3X3})
     assert_error(response, 422, "SearchLimitExceeded", "within")
     assert response.json()["limit"] == "max_seconds"
     assert response.json()["stats"]["expanded"] == 7
-    assert [call["algorithm"] for call in solver.calls] == ["idastar", "wastar", "greedy"]
+    assert [(c["algorithm"], c["weight"]) for c in solver.calls] == [
+        ("idastar", None),
+        ("wastar", 3.0),
+        ("wastar", 8.0),
+    ]
 
 
 @pytest.mark.parametrize("path", ["/api/solve", "/api/hint"])

@@ -35,7 +35,7 @@ def serve(
     settings = WebSettings(
         max_seconds=max_seconds,
         default_seconds=min(3.0, max_seconds),
-        hint_seconds=min(2.0, max_seconds),
+        hint_seconds=min(3.0, max_seconds),
         heavy_slots=heavy_slots,
         warmup=True,
     )

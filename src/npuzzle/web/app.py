@@ -66,7 +66,12 @@ from .schemas import (
 )
 
 STATIC_DIR = Path(__file__).parent / "static"
-FALLBACK_WEIGHT = 3.0  # weighted A*'s answer is at most this many times the optimal length
+# Fallbacks when no exact answer comes in time: weighted A*, whose answer is at most weight × optimal.
+# Weight 3 finishes most 5×5 and 6×6 boards in a second; on 8×8 the time any one weight needs is
+# erratic (0.1 s for one board, > 2 s for the next: bench notes in BENCHMARKS.md), so several weights
+# take turns in short slices.
+FALLBACK_WEIGHTS = (3.0, 5.0, 8.0, 15.0, 30.0)
+MAX_EXACT_CELLS = 25  # beyond 5×5, IDA* without tables never ends in a request's time: skip it
 T = TypeVar("T")
 
 
@@ -76,7 +81,7 @@ class WebSettings:
 
     max_seconds: float = 5.0  # hard cap on one solve request, whatever the client asks
     default_seconds: float = 3.0  # solve budget when the request names none
-    hint_seconds: float = 2.0  # hard cap (and default) for a hint
+    hint_seconds: float = 3.0  # hard cap (and default) for a hint
     max_solve_cells: int = 64  # 8×8, the page's largest board; larger boards get a 400
     light_cells: int = 9  # boards this small (3×3, 2×4) go to the light lane
     light_slots: int = 4  # concurrent light solves
@@ -211,8 +216,9 @@ def solve_within(
     max_memory_mb: int | None = None,
 ) -> Solution:
     """Solve within ``seconds``. ``auto`` spends half the budget on an exact method
-    (:func:`exact_algorithm`), then falls back to weighted A* (weight 3: at most 3× optimal) and finally
-    greedy best-first, each on what time is left; other algorithms run as asked, once."""
+    (:func:`exact_algorithm`; skipped above ``MAX_EXACT_CELLS``), then falls back to weighted A* with the
+    ``FALLBACK_WEIGHTS`` in turn, each on a share of what time is left; other algorithms run as asked,
+    once. The answer's ``optimal`` says which kind it is."""
     solve = _solver()
     if algorithm != "auto":
         limits = Limits(max_seconds=seconds, max_memory_mb=max_memory_mb)
@@ -226,12 +232,14 @@ def solve_within(
             metric=metric,
         )
     deadline = time.monotonic() + seconds
-    exact = exact_algorithm(start, goal_board, metric) if weight is None else "wastar"
-    plan: list[tuple[str, str | None, float | None, float]] = [
-        (exact, None if exact == "pdb" else heuristic, weight, 0.5),
-        ("wastar", None, FALLBACK_WEIGHT, 0.5),
-        ("greedy", None, None, 1.0),
-    ]
+    plan: list[tuple[str, str | None, float | None, float]] = []  # algorithm, heuristic, weight, share
+    if weight is not None:
+        plan.append(("wastar", heuristic, weight, 0.5))
+    elif start.n_cells <= MAX_EXACT_CELLS:
+        exact = exact_algorithm(start, goal_board, metric)
+        plan.append((exact, None if exact == "pdb" else heuristic, None, 0.5))
+    # then equal slices of what is left: a weight that stalls on this board gives way to the next one
+    plan += [("wastar", None, w, 1 / (len(FALLBACK_WEIGHTS) - i)) for i, w in enumerate(FALLBACK_WEIGHTS)]
     failure: SearchLimitExceeded | ProblemTooLargeError | None = None
     for step, step_heuristic, step_weight, share in plan:
         left = deadline - time.monotonic()
@@ -252,7 +260,7 @@ def solve_within(
             failure = exc
     raise SearchLimitExceeded(
         f"no solution found for this {start.width}x{start.height} board within {seconds:g} s "
-        f"(exact search, weighted A* and greedy best-first all ran out of time)",
+        "(exact search and weighted A* all ran out of time)",
         stats=getattr(failure, "stats", None),
         limit="max_seconds",
     )
