@@ -394,8 +394,7 @@ def test_nothing_found_in_time_is_422_with_stats(
     assert response.json()["stats"]["expanded"] == 7
     assert [(c["algorithm"], c["weight"]) for c in solver.calls] == [
         ("idastar", None),
-        ("wastar", 3.0),
-        ("wastar", 8.0),
+        *(("wastar", w) for w in web.FALLBACK_WEIGHTS),
     ]
 
 
