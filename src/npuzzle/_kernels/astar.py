@@ -64,6 +64,8 @@ def state_key(state: np.ndarray, blank_home: int, fact: np.ndarray, ranked: bool
 
 @njit
 def _priority(g: int, h: int, wn: int, wd: int) -> int:
+    g = np.int64(g)  # g and h arrive as int32/int16 array items: widen before shifting
+    h = np.int64(h)
     if wd == 0:
         return (h << H_BITS) | min(g, 65535)
     return ((g * wd + h * wn) << H_BITS) | h

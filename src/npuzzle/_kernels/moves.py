@@ -89,12 +89,13 @@ def canonical_array(values: list[int] | tuple[int, ...]) -> np.ndarray:
 def slide(state: np.ndarray, blank_cell: int, target: int, width: int) -> None:
     """Move the blank from ``blank_cell`` to ``target`` (same row or column), sliding the tiles between
     one cell toward the old blank cell. In place. A single-tile move is the case of adjacent cells."""
-    blank = state[blank_cell]
-    if target // width == blank_cell // width:
-        step = 1 if target > blank_cell else -1
+    cell = np.int64(blank_cell)  # signed: cell + step may step downwards (also without the JIT)
+    target = np.int64(target)
+    blank = state[cell]
+    if target // width == cell // width:
+        step = 1 if target > cell else -1
     else:
-        step = width if target > blank_cell else -width
-    cell = blank_cell
+        step = width if target > cell else -width
     while cell != target:
         state[cell] = state[cell + step]
         cell += step
@@ -136,9 +137,9 @@ def replay_cells(state: np.ndarray, cells: np.ndarray, n_moves: int, blank_home:
 def max_step(cells: np.ndarray, n_moves: int, start_blank: int, width: int) -> int:
     """Largest number of tiles moved by one step of a blank-target path (1 for single-tile paths)."""
     best = 0
-    blank_cell = start_blank
+    blank_cell = np.int64(start_blank)
     for i in range(n_moves):
-        target = cells[i]
+        target = np.int64(cells[i])
         d = abs(target // width - blank_cell // width) + abs(target % width - blank_cell % width)
         best = max(best, d)
         blank_cell = target

@@ -1,0 +1,295 @@
+"""Kernels against the oracle and their pure-Python twins: heuristics, IDA*, BFS, bidirectional BFS, A*.
+
+The exhaustive checks use every one of the 181,440 reachable 3×3 states (9!/2) for the classic goal and for
+the spiral goal (blank in the centre), in both metrics where the issue asks for it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from npuzzle import ranking
+from npuzzle._kernels import astar as ka
+from npuzzle._kernels import bfs as kb
+from npuzzle._kernels import heuristics as kh
+from npuzzle._kernels import idastar as ki
+from npuzzle._kernels.moves import MULTI, SINGLE, neighbour_table, replay_cells
+from npuzzle._kernels.rank import factorials, rank_batch
+from npuzzle.heuristics import simple
+from npuzzle.search.solver import Plan, run_canonical
+from oracle import canonical_arrays
+
+N_3X3 = 181_440  # 9!/2
+GOALS_3X3 = {"classic": 8, "spiral": 4}  # blank_home: the goal's blank cell (spiral 3x3 ends in the centre)
+KINDS = {
+    "misplaced": kh.MISPLACED,
+    "manhattan": kh.MANHATTAN,
+    "linear-conflict": kh.LINEAR_CONFLICT,
+    "crossings": kh.CROSSINGS,
+}
+
+
+def _h_all(states: np.ndarray, kind: int, width: int, height: int, blank_home: int) -> np.ndarray:
+    table = kh.table_for(kind, width, height, blank_home)
+    return kh.heuristic_batch(np.ascontiguousarray(states), kind, width, height, blank_home, table)
+
+
+def _neighbour_states(states: np.ndarray, blank_home: int, width: int, height: int, metric: int):  # type: ignore[no-untyped-def]
+    """Yield ``(indices, neighbour_states)`` for every move: columns permuted so a slide happens in numpy."""
+    nbrs, n_nbrs, _ = neighbour_table(width, height, metric)
+    blank_cells = np.argmax(states == blank_home, axis=1)
+    for b in range(width * height):
+        idx = np.flatnonzero(blank_cells == b)
+        for k in range(int(n_nbrs[b])):
+            c = int(nbrs[b, k])
+            step = (1 if c > b else -1) if c // width == b // width else (width if c > b else -width)
+            perm = np.arange(width * height)
+            cell = b
+            while cell != c:
+                perm[cell] = cell + step
+                cell += step
+            perm[c] = b
+            yield idx, states[idx][:, perm]
+
+
+@pytest.mark.parametrize("goal", GOALS_3X3)
+@pytest.mark.parametrize("name", KINDS)
+def test_heuristic_kernels_match_reference_and_are_admissible_and_consistent_on_3x3(
+    goal: str, name: str
+) -> None:
+    blank_home = GOALS_3X3[goal]
+    kind = KINDS[name]
+    metrics = ("single", "multi") if name == "crossings" else ("single",)
+    for metric in metrics:
+        states, depths = canonical_arrays(3, 3, blank_home, metric)
+        h = _h_all(states, kind, 3, 3, blank_home)
+        assert np.all(h <= depths), f"{name} overestimates in the {metric} metric"
+        assert np.all((h == 0) == (depths == 0))
+        for idx, nxt in _neighbour_states(states, blank_home, 3, 3, MULTI if metric == "multi" else SINGLE):
+            h2 = _h_all(nxt, kind, 3, 3, blank_home)
+            assert np.all(h[idx] <= 1 + h2), f"{name} is not consistent in the {metric} metric"
+    rng = np.random.default_rng(kind)
+    for i in rng.choice(len(states), 3000, replace=False):
+        assert h[i] == simple.HEURISTICS[name](states[i].tolist(), 3, 3, blank_home)
+
+
+def test_heuristics_admissible_and_consistent_on_sampled_2x5_and_3x4() -> None:
+    # 2x5: exact distances for every state from the kernel BFS (itself checked against the oracle below)
+    nbrs, n_nbrs, _ = neighbour_table(5, 2)
+    depths, _ = kb.depth_table(9, 5, 10, nbrs, n_nbrs, np.uint8)
+    fact = factorials(9)
+    rng = np.random.default_rng(7)
+    sample = np.array(
+        [ranking.unrank_state(int(i), 10, 9, 5) for i in rng.choice(len(depths), 20_000)], dtype=np.uint8
+    )
+    d = depths[rank_batch(sample, 9, fact)]
+    for name, kind in KINDS.items():
+        h = _h_all(sample, kind, 5, 2, 9)
+        assert np.all(h <= d), name
+        for idx, nxt in _neighbour_states(sample, 9, 5, 2, SINGLE):
+            assert np.all(h[idx] <= 1 + _h_all(nxt, kind, 5, 2, 9)), name
+    # 3x4: exact distances of 12 random states by bidirectional BFS
+    nbrs, n_nbrs, _ = neighbour_table(4, 3)
+    sample = np.array(
+        [ranking.unrank_state(int(i), 12, 11, 4) for i in rng.choice(math.factorial(12) // 2, 12)],
+        dtype=np.uint8,
+    )
+    for state in sample:
+        status, cells, _ = kb.bfs_path(state.copy(), 11, 4, nbrs, n_nbrs, True)
+        assert status == "found" and replay_cells(state, cells, len(cells), 11, 4)
+        for name, kind in KINDS.items():
+            assert _h_all(state[None, :], kind, 4, 3, 11)[0] <= len(cells), name
+    big = np.array(
+        [ranking.unrank_state(int(i), 12, 11, 4) for i in rng.choice(math.factorial(12) // 2, 5000)],
+        dtype=np.uint8,
+    )
+    for name, kind in KINDS.items():
+        h = _h_all(big, kind, 4, 3, 11)
+        for idx, nxt in _neighbour_states(big, 11, 4, 3, SINGLE):
+            assert np.all(h[idx] <= 1 + _h_all(nxt, kind, 4, 3, 11)), name
+
+
+def _batch(states: np.ndarray, blank_home: int, kind: int, metric: int, fast: bool):  # type: ignore[no-untyped-def]
+    nbrs, n_nbrs, orient = neighbour_table(3, 3, metric)
+    table = kh.table_for(kind, 3, 3, blank_home)
+    delta = kh.delta_table(table, nbrs, n_nbrs) if metric == SINGLE else np.zeros((1, 1, 1), np.int8)
+    return ki.idastar_batch(
+        np.ascontiguousarray(states),
+        blank_home,
+        3,
+        3,
+        kind,
+        metric,
+        nbrs,
+        orient,
+        table,
+        delta,
+        64,
+        fast,
+        *ki.row_col_tables(3, 3),
+    )
+
+
+@pytest.mark.parametrize("goal", GOALS_3X3)
+def test_idastar_is_exact_on_every_3x3_state(goal: str) -> None:
+    blank_home = GOALS_3X3[goal]
+    states, depths = canonical_arrays(3, 3, blank_home)
+    assert len(states) == N_3X3
+    lengths, ok, _ = _batch(states, blank_home, kh.MANHATTAN, SINGLE, True)
+    assert np.array_equal(lengths, depths)
+    assert ok.all()  # every path replayed to the goal inside the kernel, single-tile steps only
+    rng = np.random.default_rng(11)
+    idx = rng.choice(N_3X3, 5_000, replace=False)
+    for kind, fast in ((kh.LINEAR_CONFLICT, True), (kh.MISPLACED, True), (kh.LINEAR_CONFLICT, False)):
+        lengths, ok, _ = _batch(states[idx], blank_home, kind, SINGLE, fast)
+        assert np.array_equal(lengths, depths[idx]) and ok.all(), (kind, fast)
+
+
+@pytest.mark.parametrize("goal", GOALS_3X3)
+def test_idastar_multi_metric_is_exact_on_sampled_3x3_states(goal: str) -> None:
+    # IDA* with the (weak) crossings bound needs ~14,000 nodes per 3x3 state: a sample keeps CI fast.
+    blank_home = GOALS_3X3[goal]
+    states, depths = canonical_arrays(3, 3, blank_home, "multi")
+    idx = np.random.default_rng(13).choice(len(states), 600, replace=False)
+    lengths, ok, _ = _batch(states[idx], blank_home, kh.CROSSINGS, MULTI, False)
+    assert np.array_equal(lengths, depths[idx]) and ok.all()
+
+
+@pytest.mark.parametrize("metric", ["single", "multi"])
+@pytest.mark.parametrize("goal", GOALS_3X3)
+def test_bfs_depth_table_equals_oracle_on_every_3x3_state(goal: str, metric: str) -> None:
+    blank_home = GOALS_3X3[goal]
+    nbrs, n_nbrs, _ = neighbour_table(3, 3, MULTI if metric == "multi" else SINGLE)
+    table, sizes = kb.depth_table(blank_home, 3, 9, nbrs, n_nbrs, np.uint8)
+    states, depths = canonical_arrays(3, 3, blank_home, metric)
+    assert np.array_equal(table[rank_batch(states, blank_home, factorials(8))], depths)
+    assert sum(sizes) == N_3X3 and not np.any(table == kb.UNSEEN_DEPTH)
+    if metric == "single" and goal == "classic":  # shared/data/distributions.md, OEIS A089473
+        assert len(sizes) - 1 == 31 and sizes[-1] == 2 and sizes[24] == 24_047
+
+
+@pytest.mark.parametrize("metric", ["single", "multi"])
+def test_bfs_and_bidirectional_bfs_paths_on_sampled_3x3_states(metric: str) -> None:
+    for blank_home in GOALS_3X3.values():
+        states, depths = canonical_arrays(3, 3, blank_home, metric)
+        nbrs, n_nbrs, _ = neighbour_table(3, 3, MULTI if metric == "multi" else SINGLE)
+        rng = np.random.default_rng(17)
+        for n_samples, bidirectional in ((1500, True), (60, False)):
+            for i in rng.choice(len(states), n_samples, replace=False):
+                status, cells, _ = kb.bfs_path(states[i].copy(), blank_home, 3, nbrs, n_nbrs, bidirectional)
+                assert status == "found" and len(cells) == depths[i]
+                assert replay_cells(states[i], cells.astype(np.uint8), len(cells), blank_home, 3)
+
+
+def test_astar_is_exact_on_random_3x3_states() -> None:
+    """A* on a random 20,000 states (classic goal, linear conflict); arrays reused between runs."""
+    blank_home = 8
+    states, depths = canonical_arrays(3, 3, blank_home)
+    nbrs, n_nbrs, _ = neighbour_table(3, 3)
+    kind = kh.LINEAR_CONFLICT
+    table = kh.table_for(kind, 3, 3, blank_home)
+    fact = factorials(8)
+    cap = N_3X3 + 1
+    n_slots = 1 << 19
+    arrays = [
+        np.zeros((cap, 9), np.uint8),
+        np.zeros(cap, np.int32),
+        np.zeros(cap, np.int32),
+        np.zeros(cap, np.int16),
+        np.zeros(cap, np.int64),
+        np.zeros(n_slots, np.int32),
+        np.zeros(2 * cap, np.int64),
+        np.zeros(2 * cap, np.int32),
+    ]
+    regs = np.zeros(ka.N_REGS, np.int64)
+    scratch = np.zeros(16, np.int32)
+    out = np.zeros(64, np.int64)
+    for i in np.random.default_rng(19).choice(N_3X3, 20_000, replace=False):
+        arrays[5][:] = 0
+        regs[:] = 0
+        ka.astar_init(states[i], blank_home, 3, 3, kind, table, 1, 1, fact, True, *arrays, regs, scratch)
+        status = ka.astar_run(
+            blank_home, 3, 3, kind, table, nbrs, n_nbrs, 1, 1, fact, True, *arrays, regs, 1 << 40, scratch
+        )
+        assert status == ka.FOUND
+        n = ka.astar_path(arrays[0], arrays[1], int(regs[ka.R_GOAL]), blank_home, out)
+        assert n == depths[i]
+        assert replay_cells(states[i], out.astype(np.uint8), n, blank_home, 3)
+
+
+def test_astar_hash_keys_on_boards_beyond_rank_range() -> None:
+    """Over 20 cells (here 7x3 = 21) A* keys are FNV hashes with state comparison: still exact."""
+    rng = np.random.default_rng(23)
+    state = np.arange(21)
+    blank = 20
+    for _ in range(30):
+        row, col = divmod(blank, 7)
+        options = [
+            c
+            for c, ok in (
+                (blank - 7, row > 0),
+                (blank + 7, row < 2),
+                (blank - 1, col > 0),
+                (blank + 1, col < 6),
+            )
+            if ok
+        ]
+        target = int(rng.choice(options))
+        state[blank], state[target] = state[target], state[blank]
+        blank = target
+    canonical = [int(v) for v in state]
+    a_cells, a_stats = run_canonical(canonical, 7, 3, 20, Plan("astar", "linear-conflict", None), "single")
+    i_cells, _ = run_canonical(canonical, 7, 3, 20, Plan("idastar", "linear-conflict", None), "single")
+    assert len(a_cells) == len(i_cells)
+    assert replay_cells(np.array(canonical, np.uint8), np.array(a_cells, np.uint8), len(a_cells), 20, 7)
+    assert a_stats.closed > 0
+
+
+NO_JIT_SCRIPT = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from oracle import canonical_distances
+from npuzzle.search.solver import Plan, run_canonical
+out = {}
+for w, h in ((2, 2), (3, 2)):
+    dist = canonical_distances(w, h, w * h - 1)
+    states = sorted(dist)[:: max(1, len(dist) // 12)]
+    for alg, heur in (("idastar", "linear-conflict"), ("idastar", "manhattan"), ("astar", "misplaced"),
+                      ("bibfs", None), ("bfs", None), ("greedy", "manhattan")):
+        for metric in ("single", "multi"):
+            if metric == "multi" and alg in ("idastar", "astar"):
+                heur_m = "crossings"
+            else:
+                heur_m = heur
+            for s in states:
+                cells, _ = run_canonical(list(s), w, h, w * h - 1, Plan(alg, heur_m, None), metric)
+                out[f"{w}x{h} {alg} {heur_m} {metric} {s}"] = cells
+print(json.dumps(out))
+"""
+
+
+def test_kernels_agree_with_numba_disabled() -> None:
+    """The kernels run as plain Python with NUMBA_DISABLE_JIT=1 and give the same moves on tiny boards."""
+    tests_dir = str(Path(__file__).parent)
+    results = []
+    for disable in ("1", "0"):
+        env = {**os.environ, "NUMBA_DISABLE_JIT": disable}
+        proc = subprocess.run(
+            [sys.executable, "-c", NO_JIT_SCRIPT, tests_dir],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        results.append(json.loads(proc.stdout))
+    assert results[0] == results[1]
+    assert len(results[0]) > 100
