@@ -324,10 +324,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.warmup:  # compile the kernels while the first player reads the page
-            start = Board([1, 2, 3, 4, 5, 6, 7, 0, 8], 3, 3)
-            asyncio.get_running_loop().run_in_executor(
-                lanes.pool(), lambda: _quietly(lambda: solve_within(start, classic(3, 3), 60.0))
-            )
+            app.state.warmup = lanes.pool().submit(_warm_up)
         yield
         lanes.close()
 
@@ -341,6 +338,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.lanes = lanes
+    app.state.warmup = None  # with settings.warmup: a future that is done once the kernels are compiled
     for kind in (PuzzleError, ValueError, ServerBusy, RequestValidationError):
         app.add_exception_handler(kind, _error_response)  # type: ignore[arg-type]
 
@@ -438,10 +436,13 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     return app
 
 
-def _quietly(fn: Callable[[], object]) -> None:
+def _warm_up() -> None:
+    """Solve two small boards so that numba compiles (or loads from its cache) the kernels a request uses."""
+    start = Board([1, 2, 3, 4, 5, 6, 7, 0, 8], 3, 3)
     # warm-up only: a failure here shows up again, with its reason, on a real request
     with contextlib.suppress(Exception):
-        fn()
+        solve_within(start, classic(3, 3), 120.0)
+        solve_within(start, classic(3, 3), 120.0, weight=FALLBACK_WEIGHTS[0])
 
 
 def _version() -> str:

@@ -73,6 +73,12 @@ let startedAt = null; // performance.now() while the clock runs
 let version = 0; // bumps on every board change, so late server answers are dropped
 let solving = null; // {stop: bool} while auto-solve runs
 let hintTimer = null;
+let pending = 0; // new games being dealt; the board is aria-busy meanwhile
+
+function busy(delta) {
+  pending += delta;
+  el.board.setAttribute("aria-busy", String(pending > 0));
+}
 
 function freshState(width, height) {
   const goal = classicGoal(width, height);
@@ -213,6 +219,7 @@ function draw() {
     const r = Math.floor(cell / width);
     const c = cell % width;
     tile.style.transform = `translate(${c * 100}%, ${r * 100}%)`;
+    tile.dataset.cell = String(cell);
     tile.classList.toggle("home", label !== BLANK && goal[cell] === label);
     if (label !== BLANK) tile.setAttribute("aria-label", `${label}, row ${r + 1}, column ${c + 1}`);
   });
@@ -476,9 +483,21 @@ function difficultyRequest(cells) {
 
 async function newGame() {
   if (solving) stopSolving();
-  const { width, height, layout } = state;
-  const cells = width * height;
   const asked = ++version;
+  busy(+1);
+  try {
+    await dealNewGame(asked);
+  } finally {
+    busy(-1);
+  }
+}
+
+async function dealNewGame(asked) {
+  // the size comes from the selects: a game dealt meanwhile may have replaced `state`
+  const width = Number(el.width.value);
+  const height = Number(el.height.value);
+  const { layout } = state;
+  const cells = width * height;
   setStatus("Shuffling…");
   let goal;
   let tiles;
@@ -492,7 +511,8 @@ async function newGame() {
     }
   } catch (error) {
     // offline or server trouble: a random walk here is always solvable too
-    goal = layouts.find((l) => l.name === layout)?.board ?? classicGoal(width, height);
+    const known = layouts.find((l) => l.name === layout && l.board.length === cells);
+    goal = known?.board ?? classicGoal(width, height);
     tiles = randomWalk(goal, width, height, cells * 8);
     setStatus(`Offline game (${error.message})`);
   }
@@ -512,7 +532,8 @@ async function newGame() {
 }
 
 async function loadLayouts() {
-  const { width, height } = state;
+  const width = Number(el.width.value);
+  const height = Number(el.height.value);
   try {
     layouts = (await api(`/api/layouts?width=${width}&height=${height}`)).layouts;
   } catch {
@@ -537,10 +558,13 @@ function fillSizes() {
 }
 
 async function changeSize() {
-  state.width = Number(el.width.value);
-  state.height = Number(el.height.value);
-  await loadLayouts();
-  await newGame();
+  busy(+1);
+  try {
+    await loadLayouts();
+    await newGame();
+  } finally {
+    busy(-1);
+  }
 }
 
 function drawRecords() {
