@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated
 
 import typer
@@ -24,8 +25,12 @@ def serve(
         float, typer.Option("--max-seconds", help="Cap on one solve request, in seconds.")
     ] = 5.0,
     heavy_slots: Annotated[
-        int, typer.Option("--heavy-slots", help="Solves of boards larger than 3x3 that may run at once.")
-    ] = 2,
+        int | None,
+        typer.Option(
+            "--heavy-slots",
+            help="Solves of boards larger than 3x3 that may run at once (default: cores - 1).",
+        ),
+    ] = None,
 ) -> None:
     """Start the web game: open the printed address in a browser. API docs at /docs."""
     import uvicorn
@@ -36,9 +41,10 @@ def serve(
         max_seconds=max_seconds,
         default_seconds=min(3.0, max_seconds),
         hint_seconds=min(3.0, max_seconds),
-        heavy_slots=heavy_slots,
         warmup=True,
     )
+    if heavy_slots is not None:
+        settings = dataclasses.replace(settings, heavy_slots=heavy_slots)
     shown = f"[{host}]" if ":" in host else host
     typer.echo(
         f"npuzzle: playing at http://{shown}:{port}/  (API docs at http://{shown}:{port}/docs; Ctrl-C stops)"

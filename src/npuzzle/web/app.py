@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -85,8 +86,8 @@ class WebSettings:
     max_solve_cells: int = 64  # 8×8, the page's largest board; larger boards get a 400
     light_cells: int = 9  # boards this small (3×3, 2×4) go to the light lane
     light_slots: int = 4  # concurrent light solves
-    heavy_slots: int = 2  # concurrent heavy solves (one per core here)
-    queue_seconds: float = 10.0  # wait for a free slot before answering 503
+    heavy_slots: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))  # one core stays free
+    queue_seconds: float = 20.0  # wait for a free slot before answering 503 (four heavy solves' worth)
     grace_seconds: float = 30.0  # extra wait beyond the budget (first-call JIT compile) before giving up
     max_memory_mb: int = 512  # per search (A* open/closed sets)
     warmup: bool = False  # compile the kernels in the background at startup
