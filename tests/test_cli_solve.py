@@ -1,0 +1,127 @@
+"""``npuzzle solve``, ``compare`` and ``warmup``: output, JSON shape, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from npuzzle.board import Board
+from npuzzle.cli import app
+from npuzzle.goals import classic
+
+runner = CliRunner()
+
+
+def invoke(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, list(args))
+
+
+def test_solve_json_and_replay() -> None:
+    result = invoke("solve", "8 6 7 / 2 5 4 / 3 0 1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["length"] == 31 and data["optimal"] is True
+    assert set(data) >= {"length", "moves", "directions", "optimal", "algorithm", "heuristic", "stats"}
+    assert set(data["stats"]) >= {"expanded", "generated", "max_open", "seconds"}
+    start = Board.from_rows([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
+    assert start.apply(data["moves"]) == classic(3, 3)
+    assert len(data["directions"]) == 31
+
+
+def test_solve_seed_cases_from_the_command_line() -> None:
+    result = invoke(
+        "solve", "0 1 2 / 3 4 5 / 6 7 8", "--blank", "8", "--goal", "1 0 4 / 6 3 5 / 2 7 8", "--json"
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["length"] == 20
+    result = invoke("solve", "3 5 1 / 2 4 6 / 8 7 9", "--blank", "9", "--algorithm", "bibfs", "--json")
+    assert json.loads(result.stdout)["length"] == 24
+
+
+def test_solve_show_prints_every_board() -> None:
+    result = invoke("solve", "1 2 3 / 4 5 6 / 0 7 8", "--show")
+    assert result.exit_code == 0, result.output
+    assert "2 moves" in result.stdout
+    assert result.stdout.count("after move") == 2
+    assert "start:" in result.stdout
+
+
+def test_solve_multi_metric_and_options() -> None:
+    result = invoke("solve", "3 5 1 / 2 4 6 / 8 7 9", "--blank", "9", "--metric", "multi", "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["metric"] == "multi" and data["length"] == 17
+    result = invoke("solve", "8 6 7 / 2 5 4 / 3 0 1", "-a", "wastar", "-w", "3", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["length"] <= 93
+
+
+def test_exit_codes() -> None:
+    unsolvable = invoke("solve", "1 2 3 / 4 5 6 / 8 7 0")
+    assert unsolvable.exit_code == 1 and "cannot reach" in unsolvable.stderr
+    limit = invoke(
+        "solve",
+        "12 13 11 2 4 5 3 14 1 9 15 6 8 7 0 10",
+        "-a",
+        "idastar",
+        "-H",
+        "manhattan",
+        "--max-nodes",
+        "1000",
+        "--json",
+    )
+    assert limit.exit_code == 3
+    data = json.loads(limit.stdout)
+    assert "error" in data and data["stats"]["expanded"] == 1000
+    for args in (
+        ("solve", "1 2 3 / 4 5 6 / 7 0 8", "-a", "nope"),
+        ("solve", "1 2 3 / 4 5 5 / 7 0 8"),
+        ("solve", "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 0 15", "-a", "bfs"),
+        ("solve", "1 2 3 / 4 5 6 / 7 0 8", "-a", "idastar", "-H", "manhattan", "--metric", "multi"),
+    ):
+        bad = invoke(*args)
+        assert bad.exit_code == 2, args
+        assert "Traceback" not in bad.output
+        assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_compare_table_and_json() -> None:
+    result = invoke(
+        "compare",
+        "8 6 7 / 2 5 4 / 3 0 1",
+        "--algorithms",
+        "astar,idastar,bfs",
+        "--heuristics",
+        "misplaced,manhattan",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [(r["algorithm"], r["heuristic"]) for r in rows] == [
+        ("astar", "misplaced"),
+        ("astar", "manhattan"),
+        ("idastar", "misplaced"),
+        ("idastar", "manhattan"),
+        ("bfs", None),
+    ]
+    assert {r["length"] for r in rows} == {31}
+    misplaced, manhattan = rows[2]["generated"], rows[3]["generated"]
+    assert misplaced > 10 * manhattan  # the order of magnitude students are meant to see
+    table = invoke("compare", "1 2 3 / 4 5 6 / 0 7 8")
+    assert table.exit_code == 0 and "idastar" in table.stdout and "bibfs" in table.stdout
+
+
+def test_help_loads_no_numba_and_warmup_runs() -> None:
+    code = (
+        "import sys; from npuzzle.cli import main\ntry: main(['solve', '--help'])\nexcept SystemExit: pass\n"
+        "print('numba' in sys.modules, file=sys.stderr)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.stderr.strip().endswith("False"), proc.stderr
+    assert "--algorithm" in proc.stdout
+    result = invoke("warmup", "--json")
+    assert result.exit_code == 0, result.output
+    assert "idastar linear-conflict" in json.loads(result.stdout)["kernels"]
