@@ -189,6 +189,56 @@ def test_pdb_idastar_is_optimal_on_3x3(bfs_3x3: dict[tuple[int, ...], int]) -> N
             assert s == list(range(9))
 
 
+def test_sparse_tables_hold_the_compact_values() -> None:
+    from npuzzle._kernels.pdb_idastar import fill_sparse
+
+    p = standard_partition(3, 3, 8, "4-4")
+    tables = PartitionTables(p, build_partition(p))
+    for db in tables.databases():
+        k = len(db.pattern)
+        out = np.zeros(9**k, np.uint8)
+        fill_sparse(db.values, 9, k, pdb.bit_tables()[1], out)
+        for cells in itertools.permutations(range(9), k):
+            index = sum(c * 9 ** (k - 1 - i) for i, c in enumerate(cells))
+            assert out[index] == db.values[rank_placement(cells, 9)]
+
+
+def test_sparse_and_compact_lookups_search_the_same_tree(
+    bfs_3x3: dict[tuple[int, ...], int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one-add sparse index and the compact rank give the same values: identical node counts."""
+    from npuzzle.search import pdb_backend
+    from npuzzle.search.pdb_backend import solve_canonical
+
+    p = standard_partition(3, 3, 8, "5-3")
+    values = build_partition(p)
+    states = [s for s, d in bfs_3x3.items() if d >= 28][:20]
+    runs = []
+    for limit in (pdb_backend.SPARSE_MAX_ENTRIES, 9**3):  # both groups sparse; only the 3-tile one
+        monkeypatch.setattr(pdb_backend, "SPARSE_MAX_ENTRIES", limit)
+        tables = PartitionTables(p, values)
+        runs.append([solve_canonical(s, tables, reflect=True) for s in states])
+    assert pdb_backend.sparse_tables(tables)[1].tolist() == [-1, 0]  # the 5-tile group is ranked compactly
+    for (cells_a, stats_a), (cells_b, stats_b), state in zip(*runs, states, strict=True):
+        assert len(cells_a) == len(cells_b) == bfs_3x3[state]
+        assert stats_a.generated == stats_b.generated
+
+
+def test_pdb_idastar_without_jit_is_optimal() -> None:
+    code = (
+        "from npuzzle.heuristics.pdb import PartitionTables, build_partition, standard_partition\n"
+        "from npuzzle.search import pdb_backend\n"
+        "p = standard_partition(3, 3, 8, '4-4')\n"
+        "for limit in (10**6, 9**3):\n"
+        "    pdb_backend.SPARSE_MAX_ENTRIES = limit\n"
+        "    tables = PartitionTables(p, build_partition(p))\n"
+        "    cells, _ = pdb_backend.solve_canonical([8, 7, 6, 5, 4, 3, 2, 1, 0], tables, reflect=True)\n"
+        "    assert len(cells) == 28, len(cells)\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=300)
+
+
 def test_pdb_idastar_is_exact_on_2x5() -> None:
     from npuzzle.search.pdb_backend import solve_canonical
 

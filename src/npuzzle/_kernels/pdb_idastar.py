@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
+from .pdb_build import unrank_placement, unrank_placement_fast
 
 R_DEPTH = 0  # current depth
 R_BOUND = 1  # f bound of this iteration
@@ -131,6 +132,76 @@ def initial_values(
 
 
 @njit
+def sparse_index(
+    pos: np.ndarray, tiles: np.ndarray, k: int, n_cells: int, tmap: np.ndarray, mirrored: bool
+) -> int:
+    """Sparse (mixed-radix) index of a group's placement: ``sum of cell[i] * n_cells ** (k - 1 - i)``."""
+    index = 0
+    for i in range(k):
+        c = np.int64(tmap[pos[tmap[tiles[i]]]]) if mirrored else np.int64(pos[tiles[i]])
+        index = index * n_cells + c
+    return index
+
+
+@njit
+def fill_sparse(values: np.ndarray, n_cells: int, k: int, select: np.ndarray, out: np.ndarray) -> None:
+    """Spread a compact table into sparse order: ``out[sparse index of p] = values[rank of p]``.
+
+    ``values`` uint8 (n_cells! / (n_cells - k)!,) ranked as in :mod:`npuzzle._kernels.pdb_build`; ``out``
+    uint8 (n_cells ** k,), left as it is where a cell repeats (never read). ``select``: the select table of
+    :func:`npuzzle._kernels.pdb_build.select_table` (used when ``n_cells <= 16``).
+    """
+    cells = np.empty(k, np.int64)
+    for rank in range(values.shape[0]):
+        if n_cells <= 16:
+            unrank_placement_fast(rank, n_cells, cells, select)
+        else:
+            unrank_placement(rank, n_cells, cells)
+        index = 0
+        for i in range(k):
+            index = index * n_cells + cells[i]
+        out[index] = values[rank]
+
+
+@njit
+def group_value(
+    pos: np.ndarray,
+    table: np.ndarray,
+    offsets: np.ndarray,
+    sparse: np.ndarray,
+    sparse_offsets: np.ndarray,
+    g: int,
+    index: int,
+    group_tiles: np.ndarray,
+    group_size: np.ndarray,
+    n_cells: int,
+    tmap: np.ndarray,
+    mirrored: bool,
+    popcount: np.ndarray,
+) -> int:
+    """Value of group ``g``: ``sparse[sparse_offsets[g] + index]`` for a sparse group, else a compact lookup."""
+    if sparse_offsets[g] >= 0:
+        return np.int64(sparse[sparse_offsets[g] + index])
+    return lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, mirrored, popcount)
+
+
+@njit
+def initial_indices(
+    pos: np.ndarray,
+    group_tiles: np.ndarray,
+    group_size: np.ndarray,
+    n_cells: int,
+    tmap: np.ndarray,
+    idx: np.ndarray,
+    midx: np.ndarray,
+) -> None:
+    """Fill ``idx``/``midx`` int64 (n_groups,) with every group's normal / mirrored sparse index."""
+    for g in range(group_size.shape[0]):
+        idx[g] = sparse_index(pos, group_tiles[g], group_size[g], n_cells, tmap, False)
+        midx[g] = sparse_index(pos, group_tiles[g], group_size[g], n_cells, tmap, True)
+
+
+@njit
 def search(
     state: np.ndarray,
     pos: np.ndarray,
@@ -138,6 +209,9 @@ def search(
     neighbours: np.ndarray,
     table: np.ndarray,
     offsets: np.ndarray,
+    sparse: np.ndarray,
+    sparse_offsets: np.ndarray,
+    stride: np.ndarray,
     group_of: np.ndarray,
     group_tiles: np.ndarray,
     group_size: np.ndarray,
@@ -149,17 +223,24 @@ def search(
     saved: np.ndarray,
     hg: np.ndarray,
     hm: np.ndarray,
+    idx: np.ndarray,
+    midx: np.ndarray,
     regs: np.ndarray,
     budget: int,
 ) -> int:
     """Run (or resume) one IDA* iteration for at most ``budget`` generated nodes; returns a status.
 
-    ``table`` uint8: every group's values, group ``g`` from ``offsets[g]`` (int64 (n_groups,)).
-    ``group_of`` int8 (n_cells,): group of each home (``-1`` for ``blank_home``). ``group_tiles`` int8
-    (n_groups, kmax): homes of each group in pattern order; ``group_size`` int64 (n_groups,).
-    ``neighbours`` int8 (n_cells, 4), ``-1`` off the board. Before the first call of an iteration the caller
-    sets ``regs[R_DEPTH] = 0``, ``next_dir[0] = 0``, ``blank_cells[0]`` = blank cell, the bound, and
-    ``regs[R_NEXT_BOUND] = NO_BOUND``; ``hg``/``hm``/``R_HSUM``/``R_MSUM`` from :func:`initial_values`.
+    ``table`` uint8: every group's compact values, group ``g`` from ``offsets[g]`` (int64 (n_groups,)).
+    ``sparse`` uint8: the groups small enough for sparse order (see :func:`fill_sparse`), group ``g`` from
+    ``sparse_offsets[g]`` (int64 (n_groups,), ``-1`` for a group read from ``table``). ``idx``/``midx``
+    int64 (n_groups,): every group's normal / mirrored sparse index (:func:`initial_indices`), kept up to date
+    with one add per move: ``stride`` int64 (n_cells,) = ``n_cells ** (k - 1 - i)`` for the ``i``-th home of
+    a ``k``-tile group. ``group_of`` int8 (n_cells,): group of each home (``-1`` for ``blank_home``).
+    ``group_tiles`` int8 (n_groups, kmax): homes of each group in pattern order; ``group_size`` int64
+    (n_groups,). ``neighbours`` int8 (n_cells, 4), ``-1`` off the board. Before the first call of an
+    iteration the caller sets ``regs[R_DEPTH] = 0``, ``next_dir[0] = 0``, ``blank_cells[0]`` = blank cell,
+    the bound, and ``regs[R_NEXT_BOUND] = NO_BOUND``; ``hg``/``hm``/``R_HSUM``/``R_MSUM`` from
+    :func:`initial_values`.
     """
     n_cells = state.shape[0]
     max_depth = blank_cells.shape[0] - 2
@@ -179,37 +260,44 @@ def search(
                 status = EXHAUSTED
                 break
             # back up: the tile standing on blank_cells[d - 1] returns to blank_cells[d]
-            b = blank_cells[d]
-            t = blank_cells[d - 1]
-            home = state[t]
+            b = np.int64(blank_cells[d])
+            t = np.int64(blank_cells[d - 1])
+            home = np.int64(state[t])
             state[b] = home
             state[t] = blank_home
             pos[home] = b
             pos[blank_home] = t
             g = group_of[home]
+            idx[g] += (b - t) * stride[home]
             hsum += saved[d, 0] - hg[g]
             hg[g] = saved[d, 0]
             if reflect:
-                gm = group_of[tmap[home]]
+                mh = tmap[home]
+                gm = group_of[mh]
+                midx[gm] += (np.int64(tmap[b]) - np.int64(tmap[t])) * stride[mh]
                 msum += saved[d, 1] - hm[gm]
                 hm[gm] = saved[d, 1]
             depth = d - 1
             continue
         next_dir[d] = di + 1
-        b = blank_cells[d]
-        t = neighbours[b, di]
+        b = np.int64(blank_cells[d])
+        t = np.int64(neighbours[b, di])
         if t < 0 or (d > 0 and t == blank_cells[d - 1]) or d >= max_depth:
             continue
         # the tile on t slides into the blank on b
-        home = state[t]
+        home = np.int64(state[t])
         state[b] = home
         state[t] = blank_home
         pos[home] = b
         pos[blank_home] = t
         generated += 1
         g = group_of[home]
-        old = hg[g]
-        new = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False, popcount)
+        nidx = idx[g] + (b - t) * stride[home]
+        old = np.int64(hg[g])
+        new = group_value(
+            pos, table, offsets, sparse, sparse_offsets, g, nidx, group_tiles, group_size, n_cells, tmap,
+            False, popcount,
+        )  # fmt: skip
         f = d + 1 + hsum + new - old
         if f > bound:
             # pruned on the normal sum alone: the mirrored lookup is not needed
@@ -220,15 +308,17 @@ def search(
             pos[home] = t
             pos[blank_home] = b
             continue
-        hsum += new - old
-        hg[g] = new
-        h = hsum
-        gm = 0
+        h = hsum + new - old
         mold = 0
         if reflect:
-            gm = group_of[tmap[home]]
-            mold = hm[gm]
-            mnew = lookup(pos, table, offsets, gm, group_tiles, group_size, n_cells, tmap, True, popcount)
+            mh = tmap[home]
+            gm = group_of[mh]
+            mnidx = midx[gm] + (np.int64(tmap[b]) - np.int64(tmap[t])) * stride[mh]
+            mold = np.int64(hm[gm])
+            mnew = group_value(
+                pos, table, offsets, sparse, sparse_offsets, gm, mnidx, group_tiles, group_size, n_cells,
+                tmap, True, popcount,
+            )  # fmt: skip
             if msum + mnew - mold > h:
                 h = msum + mnew - mold
             f = d + 1 + h
@@ -239,19 +329,19 @@ def search(
                 state[b] = blank_home
                 pos[home] = t
                 pos[blank_home] = b
-                hsum += old - new
-                hg[g] = old
                 continue
             msum += mnew - mold
             hm[gm] = mnew
+            midx[gm] = mnidx
+        hsum += new - old
+        hg[g] = new
+        idx[g] = nidx
+        depth = d + 1
+        blank_cells[depth] = t
         if h == 0:
-            depth = d + 1
-            blank_cells[depth] = t
             status = FOUND
             break
-        depth = d + 1
         expanded += 1
-        blank_cells[depth] = t
         next_dir[depth] = 0
         saved[depth, 0] = old
         saved[depth, 1] = mold

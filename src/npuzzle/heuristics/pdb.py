@@ -318,7 +318,7 @@ def build_table(
     size = n_placements(n, k)
     table = np.full(size, UNREACHED, np.uint8)
     masks = np.zeros((size, 3), dtype)  # visited, layer frontiers (see expand_layer)
-    popcount, select = _bit_tables()
+    popcount, select = bit_tables()
     neighbours = neighbour_table(width, height)
     full = (1 << n) - 1
     first_col = sum(1 << (r * width) for r in range(height))
@@ -351,8 +351,8 @@ def build_table(
 _BIT_TABLES: list[np.ndarray] = []
 
 
-def _bit_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' popcount and select tables, made once per process."""
+def bit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' popcount and select tables (``pdb_build.popcount_table``/``select_table``), made once."""
     from .._kernels import pdb_build
 
     if not _BIT_TABLES:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 import warnings
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from ..heuristics.pdb import (
     Partition,
     PartitionTables,
     ProgressFn,
+    bit_tables,
     build_memory_bytes,
     neighbour_table,
     standard_partition,
@@ -39,6 +41,10 @@ from ..solvability import is_solvable
 from .limits import NO_LIMITS, Limits
 
 CHUNK_NODES = 2_000_000  # nodes per kernel call between limit checks (tens of milliseconds)
+#: Groups with at most this many sparse entries (``n_cells ** k``; 16**6 for a 6-tile 4×4 group, 16 MiB) are
+#: also held in sparse order so IDA* updates their index with one add per move; larger ones (7 and 8 tiles on
+#: a 4×4: 256 MiB and 4 GiB) are ranked compactly at each lookup.
+SPARSE_MAX_ENTRIES = 1 << 24
 MAX_DEPTH = 1_000  # longest solution the stack arrays hold
 FIRST_USE_PARTITION = "6-6-3"
 
@@ -113,6 +119,9 @@ class _Prepared:
 
     table: np.ndarray
     offsets: np.ndarray
+    sparse: np.ndarray
+    sparse_offsets: np.ndarray
+    stride: np.ndarray
     group_of: np.ndarray
     group_tiles: np.ndarray
     group_size: np.ndarray
@@ -122,30 +131,69 @@ class _Prepared:
     popcount: np.ndarray
 
 
-def _prepare(tables: PartitionTables, reflect: bool) -> _Prepared:
-    from .._kernels.pdb_build import popcount_table
+_SPARSE: weakref.WeakKeyDictionary[PartitionTables, tuple[np.ndarray, np.ndarray]] = (
+    weakref.WeakKeyDictionary()
+)  # sparse copies of small groups, made once per loaded tables
 
+
+def sparse_tables(tables: PartitionTables) -> tuple[np.ndarray, np.ndarray]:
+    """The groups with at most :data:`SPARSE_MAX_ENTRIES` sparse entries, in sparse order.
+
+    Returns (uint8 values, int64 (n_groups,) start of each group in them or ``-1``). Entry
+    ``sum of cell[i] * n_cells ** (k - 1 - i)`` of a group is the value of the placement with its ``i``-th
+    tile on ``cell[i]`` (entries with a repeated cell are 0 and never read). Made once per tables object.
+    """
+    hit = _SPARSE.get(tables)
+    if hit is not None:
+        return hit
+    from .._kernels.pdb_idastar import fill_sparse
+
+    p = tables.partition
+    n = p.width * p.height
+    starts = np.full(len(p.groups), -1, np.int64)
+    total = 0
+    for g, k in enumerate(p.sizes):
+        if n**k <= SPARSE_MAX_ENTRIES:
+            starts[g] = total
+            total += n**k
+    out = np.zeros(total, np.uint8)
+    select = bit_tables()[1]
+    for db, start, k in zip(tables.databases(), starts, p.sizes, strict=True):
+        if start >= 0:
+            fill_sparse(np.asarray(db.values).view(np.ndarray), n, k, select, out[start : start + n**k])
+    _SPARSE[tables] = (out, starts)
+    return out, starts
+
+
+def _prepare(tables: PartitionTables, reflect: bool) -> _Prepared:
     partition = tables.partition
     n = partition.width * partition.height
     kmax = max(partition.sizes)
     group_of = np.full(n, -1, np.int8)
     group_tiles = np.zeros((len(partition.groups), kmax), np.int8)
+    stride = np.zeros(n, np.int64)
     for g, cells in enumerate(partition.groups):
         group_of[list(cells)] = g
         group_tiles[g, : len(cells)] = cells
+        for i, home in enumerate(cells):
+            stride[home] = n ** (len(cells) - 1 - i)
     flat = np.asarray(tables.values).view(np.ndarray)
     flat.flags.writeable = False  # one array type whether mapped or freshly built
+    sparse, sparse_offsets = sparse_tables(tables)
     t = transpose_cells(partition.width, partition.height)
     return _Prepared(
         table=flat,
         offsets=tables.offsets,
+        sparse=sparse,
+        sparse_offsets=sparse_offsets,
+        stride=stride,
         group_of=group_of,
         group_tiles=group_tiles,
         group_size=np.array(partition.sizes, np.int64),
         tmap=np.array(t if t is not None else range(n), np.int8),
         reflect=reflect,
         neighbours=neighbour_table(partition.width, partition.height),
-        popcount=popcount_table(),
+        popcount=bit_tables()[0],
     )
 
 
@@ -263,6 +311,9 @@ def _run(
         hg,
         hm,
     )
+    idx = np.zeros(len(prep.offsets), np.int64)
+    midx = np.zeros(len(prep.offsets), np.int64)
+    k.initial_indices(pos, prep.group_tiles, prep.group_size, n, prep.tmap, idx, midx)
     regs = np.zeros(8, np.int64)
     if hsum == 0:
         return [], _stats(regs, 0, 0, t0)
@@ -285,9 +336,9 @@ def _run(
             progress(f"IDA* bound {bound}", int(regs[k.R_NODES]), 0)
         while True:
             status = k.search(
-                state, pos, blank_home, prep.neighbours, prep.table, prep.offsets, prep.group_of, prep.group_tiles,
-                prep.group_size, prep.tmap, prep.reflect, prep.popcount, blank_cells, next_dir, saved,
-                hg, hm, regs, CHUNK_NODES,
+                state, pos, blank_home, prep.neighbours, prep.table, prep.offsets, prep.sparse,
+                prep.sparse_offsets, prep.stride, prep.group_of, prep.group_tiles, prep.group_size, prep.tmap,
+                prep.reflect, prep.popcount, blank_cells, next_dir, saved, hg, hm, idx, midx, regs, CHUNK_NODES,
             )  # fmt: skip
             deepest = max(deepest, int(regs[k.R_DEPTH]))
             _check_limits(regs, limits, iterations, deepest, t0)
