@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from npuzzle.board import Board
-from npuzzle.errors import SearchLimitExceeded
+from npuzzle.errors import SearchLimitExceeded, UnsolvableError
 from npuzzle.goals import classic, goal
 from npuzzle.search.limits import Limits
 from npuzzle.solution import SearchStats, Solution
@@ -47,6 +47,8 @@ def real_solver() -> Callable[..., Solution]:
 
 def fake_solution(start: Board, goal_board: Board, algorithm: str, optimal: bool) -> Solution:
     """A real shortest path for tiny boards by breadth-first search, labelled as ``algorithm`` found it."""
+    if not is_solvable(start, goal_board):
+        raise UnsolvableError("the scripted solver refuses unsolvable boards too")
     frontier = [start]
     parent: dict[Board, tuple[Board, int] | None] = {start: None}
     while goal_board not in parent:
@@ -516,6 +518,42 @@ def test_a_runaway_search_is_cut_off_and_its_slot_kept_until_it_ends(
     assert_error(first, 422, "SearchLimitExceeded", "budget")
     assert_error(second, 503, "ServerBusy")
     assert len(solver.calls) == 1
+
+
+# -- nothing a client sends makes a 500 ------------------------------------------------------------------------
+JUNK: list[Any] = [
+    None,
+    [],
+    "board",
+    {"board": None},
+    {"board": [[1, 2], [3, 0]]},
+    {"board": [True, False, 2, 3]},
+    {"board": [1.5, 2, 3, 0]},
+    {"board": [2**70, 1, 2, 0]},
+    {"board": [1, 2, 3, 0], "goal": {"layout": "classic"}},
+    {"board": [1, 2, 3, 0], "goal": [1, 2, 3, 0, 4]},
+    {"board": [1, 2, 3, 0], "goal": ""},
+    {"board": [1, 2, 3, 0], "goal": "blank-at:99"},
+    {"board": [1, 2, 3, 0], "goal": "random:x"},
+    {"board": [1, 2, 3, 0], "blank": "x"},
+    {"board": [1, 2, 3, 0], "blank": 7},
+    {"board": [1, 2, 3, 0], "width": 2, "height": 3},
+    {"board": [5, 6, 7, 8], "width": 2, "height": 2},
+    {"width": 3, "height": 3, "method": "walk", "moves": 5, "goal": [1, 2, 3]},
+    {"width": 3, "height": 3, "goal": "spiral:2"},
+    {"width": 3, "height": 3, "seed": 2**64},
+]
+
+
+@pytest.mark.parametrize("path", ["/api/check", "/api/generate", "/api/solve", "/api/hint"])
+def test_junk_never_makes_a_500(path: str, scripted: Callable[..., ScriptedSolver]) -> None:
+    scripted()
+    with TestClient(create_app(), raise_server_exceptions=False) as c:
+        for payload in JUNK:
+            response = c.post(path, json=payload)
+            assert response.status_code in (200, 400, 422), (payload, response.text)
+            if response.status_code != 200:
+                assert isinstance(response.json()["detail"], str)
 
 
 # -- settings and the CLI ----------------------------------------------------------------------------------

@@ -217,6 +217,27 @@ def test_picture_mode_and_reload_keeps_the_game(page: Any) -> None:
     assert page.is_checked("#mode-picture")
 
 
+def test_own_picture_from_disk(page: Any, tmp_path: Path) -> None:
+    from PIL import Image
+
+    picture = tmp_path / "mine.png"
+    Image.new("RGB", (300, 200), (200, 40, 40)).save(picture)
+    page.click('label[for="mode-picture"]')
+    page.set_input_files("#picture-file", str(picture))
+    page.wait_for_function(
+        "document.getElementById('announce').textContent.includes('Your picture')", timeout=10_000
+    )
+    css = page.eval_on_selector('[data-testid="board"]', "e => e.style.getPropertyValue('--pic')")
+    assert "data:image/jpeg" in css
+    page.check("#show-numbers")
+    assert "numbers" in (page.get_attribute('[data-testid="board"]', "class") or "")
+    page.reload()
+    page.wait_for_selector('[data-testid="board"].picture [data-tile="1"]')
+    assert "data:image/jpeg" in page.eval_on_selector(
+        '[data-testid="board"]', "e => e.style.getPropertyValue('--pic')"
+    )
+
+
 def test_new_game_layout_and_records_panel(page: Any) -> None:
     page.select_option("#layout", "spiral")
     page.wait_for_selector('[data-testid="board"]:not([aria-busy="true"])')

@@ -317,7 +317,7 @@ function win() {
   stopClock();
   state.solved = true;
   const moves = moveCount();
-  const time = formatTime(state.elapsed);
+  const time = state.elapsed < 60_000 ? `${formatTime(state.elapsed)} s` : formatTime(state.elapsed);
   let detail = `${moves} moves in ${time}`;
   if (state.assisted) {
     detail += " · with help, so not recorded";
