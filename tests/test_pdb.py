@@ -97,6 +97,15 @@ def test_kernel_rank_matches_reference() -> None:
         assert out.tolist() == cells
         kb.unrank_placement_fast(r, n, out, select)
         assert out.tolist() == cells
+        kb.unrank_placement_bits(r, n, out)
+        assert out.tolist() == cells
+    for n, k in ((20, 3), (32, 4)):  # beyond the 16-bit tables
+        cells = rng.sample(range(n), k)
+        out = np.zeros(k, np.int64)
+        kb.unrank_placement_bits(rank_placement(cells, n), n, out)
+        assert out.tolist() == cells
+    for x in [0, 1, 0xFFFF, 0xFFFFFFFF, *rng.sample(range(1 << 32), 200)]:
+        assert kb.popcount_bits(x) == bin(x).count("1")
 
 
 # -- partitions ----------------------------------------------------------------------------------------

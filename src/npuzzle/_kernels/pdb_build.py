@@ -133,9 +133,37 @@ def _region(cell: int, free: int, width: int, not_first_col: int, not_last_col: 
 
 
 @njit
-def popcount32(x: int, popcount: np.ndarray) -> int:
-    """Set bits of a 32-bit value with the 16-bit ``popcount`` table."""
-    return np.int64(popcount[x & 0xFFFF]) + np.int64(popcount[(x >> 16) & 0xFFFF])
+def popcount_bits(x: int) -> int:
+    """Set bits of ``0 <= x < 2**32`` by arithmetic alone (no table, so no cache traffic)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit
+def unrank_placement_bits(rank: int, n_cells: int, cells: np.ndarray) -> None:
+    """:func:`unrank_placement` for ``n_cells <= 32`` without tables.
+
+    The cell of digit ``d`` is the ``d``-th free cell: the fixed point of
+    ``c = d + #{used cells <= c}``, reached from ``c = d`` in at most ``k`` steps (usually one or two).
+    """
+    k = cells.shape[0]
+    for i in range(k - 1, -1, -1):
+        base = n_cells - i
+        cells[i] = rank % base
+        rank //= base
+    used = np.int64(0)
+    for i in range(k):
+        digit = np.int64(cells[i])
+        c = digit
+        while True:
+            nxt = digit + popcount_bits(used & ((np.int64(2) << c) - 1))
+            if nxt == c:
+                break
+            c = nxt
+        cells[i] = c
+        used |= np.int64(1) << c
 
 
 @njit
@@ -154,8 +182,6 @@ def expand_source(
     table: np.ndarray,
     nxt: int,
     value: int,
-    popcount: np.ndarray,
-    select: np.ndarray,
     cells: np.ndarray,
     pre_rank: np.ndarray,
     pre_used: np.ndarray,
@@ -171,17 +197,14 @@ def expand_source(
     mask is clear (regions are marked whole).
     """
     k = cells.shape[0]
-    if n_cells <= 16:
-        unrank_placement_fast(rank, n_cells, cells, select)
-    else:
-        unrank_placement(rank, n_cells, cells)
+    unrank_placement_bits(rank, n_cells, cells)
     occupied = np.int64(0)
     prefix = np.int64(0)
     for i in range(k):
         c = cells[i]
         pre_rank[i] = prefix
         pre_used[i] = occupied
-        prefix = prefix * (n_cells - i) + c - popcount32(occupied & ((np.int64(1) << c) - 1), popcount)
+        prefix = prefix * (n_cells - i) + c - popcount_bits(occupied & ((np.int64(1) << c) - 1))
         occupied |= np.int64(1) << c
     # pass 1: every move's target rank, and a read of its visited mask (independent loads, so the cache misses
     # overlap); pass 2: the pushes. Targets of one source are distinct rows, so the values read stay valid.
@@ -197,7 +220,7 @@ def expand_source(
             used = pre_used[i]
             for j in range(i, k):
                 cj = b if j == i else cells[j]
-                target = target * (n_cells - j) + cj - popcount32(used & ((np.int64(1) << cj) - 1), popcount)
+                target = target * (n_cells - j) + cj - popcount_bits(used & ((np.int64(1) << cj) - 1))
                 used |= np.int64(1) << cj
             moves[n_moves, 0] = target
             moves[n_moves, 1] = c
@@ -235,15 +258,12 @@ def expand_layer(
     masks: np.ndarray,
     table: np.ndarray,
     depth: int,
-    popcount: np.ndarray,
-    select: np.ndarray,
 ) -> tuple[int, int]:
     """:func:`expand_layer_tasks` with its tasks handed to threads one at a time (dynamic load balance)."""
     old = numba.set_parallel_chunksize(1)
     try:
         return expand_layer_tasks(  # type: ignore[no-any-return]
-            n_cells, width, neighbours, full, not_first_col, not_last_col, k, masks, table, depth, popcount,
-            select,
+            n_cells, width, neighbours, full, not_first_col, not_last_col, k, masks, table, depth,
         )  # fmt: skip
     finally:
         numba.set_parallel_chunksize(old)
@@ -261,8 +281,6 @@ def expand_layer_tasks(
     masks: np.ndarray,
     table: np.ndarray,
     depth: int,
-    popcount: np.ndarray,
-    select: np.ndarray,
 ) -> tuple[int, int]:
     """Expand every placement of layer ``depth`` on all cores; returns ``(regions added, placements first reached)``.
 
@@ -271,7 +289,6 @@ def expand_layer_tasks(
     read), the other = the next layer's (kept in one row so a target costs one cache miss). ``table``: uint8
     (n_placements,), written for placements reached for the first time (value ``depth + 1``).
     ``not_first_col``/``not_last_col``: masks of cells not in column 0 / column ``width - 1``.
-    ``popcount``/``select``: tables of :func:`popcount_table`/:func:`select_table`.
 
     Race-free split (threads write disjoint rows, so the result does not depend on scheduling and tables
     built twice are identical): the rank's leading digit is the cell of tile 0, so ranks
@@ -298,7 +315,7 @@ def expand_layer_tasks(
             masks[rank, cur] = 0
             a, f = expand_source(
                 rank, mask, 0, 1, n_cells, width, neighbours, full, not_first_col, not_last_col,
-                masks, table, nxt, value, popcount, select, cells, pre_rank, pre_used, moves,
+                masks, table, nxt, value, cells, pre_rank, pre_used, moves,
             )  # fmt: skip
             counts[0, 0] += a
             counts[0, 1] += f
@@ -318,7 +335,7 @@ def expand_layer_tasks(
                 continue
             a, f = expand_source(
                 rank, mask, 1, k, n_cells, width, neighbours, full, not_first_col, not_last_col,
-                masks, table, nxt, value, popcount, select, cells, pre_rank, pre_used, moves,
+                masks, table, nxt, value, cells, pre_rank, pre_used, moves,
             )  # fmt: skip
             a_sum += a
             f_sum += f
@@ -343,7 +360,7 @@ def expand_layer_tasks(
                 masks[rank, cur] = 0
                 a, f = expand_source(
                     rank, mask, 0, 1, n_cells, width, neighbours, full, not_first_col, not_last_col,
-                    masks, table, nxt, value, popcount, select, cells, pre_rank, pre_used, moves,
+                    masks, table, nxt, value, cells, pre_rank, pre_used, moves,
                 )  # fmt: skip
                 a_sum += a
                 f_sum += f

@@ -318,7 +318,6 @@ def build_table(
     size = n_placements(n, k)
     table = np.full(size, UNREACHED, np.uint8)
     masks = np.zeros((size, 3), dtype)  # visited, layer frontiers (see expand_layer)
-    popcount, select = bit_tables()
     neighbours = neighbour_table(width, height)
     full = (1 << n) - 1
     first_col = sum(1 << (r * width) for r in range(height))
@@ -335,7 +334,7 @@ def build_table(
     while True:
         added, first = pdb_build.expand_layer(
             n, width, neighbours, full, full & ~first_col, full & ~last_col, k,
-            masks, table, depth, popcount, select,
+            masks, table, depth,
         )  # fmt: skip
         if added == 0:
             break
