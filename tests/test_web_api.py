@@ -432,6 +432,41 @@ def test_solve_bad_board_is_400(client: TestClient, scripted: Callable[..., Scri
     assert_error(client.post("/api/hint", json={"board": [1, 2, 3, 4, 5, 6, 7, 8]}), 400, "BoardFormatError")
 
 
+def test_hints_follow_a_solution_already_found(
+    client: TestClient, scripted: Callable[..., ScriptedSolver]
+) -> None:
+    solver = scripted()
+    start = Board([4, 1, 3, 7, 2, 6, 0, 5, 8], 3, 3)
+    solution = client.post("/api/solve", json={"board": list(start.tiles)}).json()
+    board = start
+    for i, move in enumerate(solution["moves"]):
+        hint = client.post("/api/hint", json={"board": list(board.tiles)}).json()
+        assert hint["move"] == move and hint["remaining"] == solution["length"] - i
+        board = board.move(move)
+    assert board == classic(3, 3)
+    assert len(solver.calls) == 1  # the solve; every hint came from its path
+    # off the path: a fresh search, whose path then serves the next hint
+    detour = client.post("/api/hint", json={"board": EASY_3X3}).json()
+    assert detour["move"] == 7 and len(solver.calls) == 2
+    assert (
+        client.post("/api/hint", json={"board": list(Board(EASY_3X3, 3, 3).move(7).tiles)}).json()["move"]
+        == 8
+    )
+    assert len(solver.calls) == 2
+
+
+def test_path_cache_is_bounded() -> None:
+    cache = web.PathCache(max_boards=4)
+    first = fake_solution(Board([1, 2, 3, 4, 5, 6, 0, 7, 8], 3, 3), classic(3, 3), "idastar", True)
+    second = fake_solution(Board([1, 2, 3, 0, 4, 5, 7, 8, 6], 3, 3), classic(3, 3), "idastar", True)
+    cache.put(first)
+    assert cache.moves_left(first.start, first.goal) == (first.moves, True)
+    cache.put(second)  # 2 + 3 positions > 4: the older path goes
+    assert cache.moves_left(first.start, first.goal) is None
+    assert cache.moves_left(second.start.move(second.moves[0]), second.goal) == (second.moves[1:], True)
+    assert cache.moves_left(second.goal, second.goal) is None  # the goal itself is not stored
+
+
 # -- lanes: off the event loop, bounded, never stalling the small boards ------------------------------------
 def _slow_heavy(board: Board) -> float:
     return 0.6 if board.n_cells > 9 else 0.0

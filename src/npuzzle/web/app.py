@@ -8,7 +8,8 @@ Routes::
     POST /api/check        solvability with the reason
     POST /api/generate     a solvable start (shuffle / walk / tile-walk)
     POST /api/solve        the ``npuzzle solve --json`` object
-    POST /api/hint         the next move of the best solution found in time
+    POST /api/hint         the next move of the best solution found in time (or of a recent one that
+                           passes through this position: :class:`PathCache`)
 
 Errors, all in one place (:func:`_error_response`), all as ``{"detail": "<sentence>", "kind": "<class>"}``:
 
@@ -33,6 +34,7 @@ import contextlib
 import os
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -155,6 +157,57 @@ class _Lanes:
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
             self.executor = None
+
+
+class PathCache:
+    """The positions on recently found solutions, each with the moves left from there to the goal.
+
+    A hint first looks here, so a player who follows hints (or stops an auto-solve and asks for one) gets
+    the next move of the same solution at once, instead of a fresh search that may pick another
+    non-optimal path. A suffix of a shortest path is a shortest path, so ``optimal`` carries over.
+    Bounded by ``max_boards`` positions in all (oldest solutions dropped first); used from the event loop
+    thread only, so it needs no lock.
+    """
+
+    def __init__(self, max_boards: int = 50_000) -> None:
+        self.max_boards = max_boards
+        self._paths: OrderedDict[int, tuple[list[tuple[int, ...]], tuple[int, ...], bool]] = OrderedDict()
+        self._where: dict[
+            tuple[tuple[int, ...], ...], tuple[int, int]
+        ] = {}  # (tiles, goal) -> (path id, step)
+        self._size = 0
+        self._next_id = 0
+
+    @staticmethod
+    def _key(board: Board, goal_board: Board) -> tuple[tuple[int, ...], ...]:
+        return (board.tiles, goal_board.tiles, (board.width, board.height, board.blank))
+
+    def put(self, solution: Solution) -> None:
+        if solution.metric != "single" or solution.length == 0 or solution.length >= self.max_boards:
+            return
+        keys = [self._key(b, solution.goal) for b in solution.boards()][:-1]
+        path_id = self._next_id
+        self._next_id += 1
+        self._paths[path_id] = (keys, solution.moves, solution.optimal)
+        for step, key in enumerate(keys):
+            self._where[key] = (path_id, step)
+        self._size += len(keys)
+        while self._size > self.max_boards:
+            old_id, (old_keys, _, _) = self._paths.popitem(last=False)
+            self._size -= len(old_keys)
+            for key in old_keys:
+                if self._where.get(key, (None,))[0] == old_id:
+                    del self._where[key]
+
+    def moves_left(self, board: Board, goal_board: Board) -> tuple[tuple[int, ...], bool] | None:
+        """The moves from ``board`` to ``goal_board`` on a cached solution, and whether they are optimal."""
+        found = self._where.get(self._key(board, goal_board))
+        if found is None:
+            return None
+        path_id, step = found
+        _, moves, optimal = self._paths[path_id]
+        self._paths.move_to_end(path_id)
+        return moves[step:], optimal
 
 
 # -- the library calls, kept free of HTTP ---------------------------------------------------------------
@@ -321,6 +374,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The FastAPI application: the JSON API under ``/api``, the docs at ``/docs``, the game at ``/``."""
     settings = settings or WebSettings()
     lanes = _Lanes(settings)
+    paths = PathCache()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -339,6 +393,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.lanes = lanes
+    app.state.paths = paths
     app.state.warmup = None  # with settings.warmup: a future that is done once the kernels are compiled
     for kind in (PuzzleError, ValueError, ServerBusy, RequestValidationError):
         app.add_exception_handler(kind, _error_response)  # type: ignore[arg-type]
@@ -409,6 +464,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             ),
             budget,
         )
+        paths.put(solution)
         return solution.to_dict()
 
     @app.post("/api/hint", response_model=HintResponse, tags=["solving"])
@@ -419,18 +475,22 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         if start == goal_board:
             return HintResponse(move=None, direction=None, remaining=0, optimal=True)
         check_solve_size(start)
-        budget = min(request.max_seconds or settings.hint_seconds, settings.hint_seconds)
-        solution = await lanes.run(
-            lane_for(start),
-            lambda: solve_within(start, goal_board, budget, max_memory_mb=settings.max_memory_mb),
-            budget,
-        )
-        move = solution.moves[0]
+        known = paths.moves_left(start, goal_board)
+        if known is None:
+            budget = min(request.max_seconds or settings.hint_seconds, settings.hint_seconds)
+            solution = await lanes.run(
+                lane_for(start),
+                lambda: solve_within(start, goal_board, budget, max_memory_mb=settings.max_memory_mb),
+                budget,
+            )
+            paths.put(solution)
+            known = solution.moves, solution.optimal
+        moves, optimal = known
         return HintResponse(
-            move=move,
-            direction=start.direction_of(move),  # type: ignore[arg-type]
-            remaining=solution.length,
-            optimal=solution.optimal,
+            move=moves[0],
+            direction=start.direction_of(moves[0]),  # type: ignore[arg-type]
+            remaining=len(moves),
+            optimal=optimal,
         )
 
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="static")
@@ -454,6 +514,7 @@ def _version() -> str:
 
 __all__ = [
     "STATIC_DIR",
+    "PathCache",
     "ServerBusy",
     "WebSettings",
     "board_from",
