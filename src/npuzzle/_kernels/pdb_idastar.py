@@ -21,7 +21,10 @@ be called again to resume exactly where it stopped (Python checks time and node 
 * ``hg``/``hm`` int16 (n_groups,): current normal / mirrored value of every group;
 * ``regs`` int64 (8,): see the ``R_*`` constants.
 
-The previous move is never undone (the blank never returns to the cell it just left).
+The previous move is never undone (the blank never returns to the cell it just left). The tables take the
+minimum over blank positions, so the heuristic is not consistent: a child can be far above its parent. Such a
+child proves ``h(parent) >= h(child) - 1`` (bidirectional pathmax, BPMX); when that lifts the parent's ``f``
+above the bound, the parent's remaining children are skipped.
 """
 
 from __future__ import annotations
@@ -301,12 +304,17 @@ def search(
         f = d + 1 + hsum + new - old
         if f > bound:
             # pruned on the normal sum alone: the mirrored lookup is not needed
-            if f < next_bound:
-                next_bound = f
             state[t] = home
             state[b] = blank_home
             pos[home] = t
             pos[blank_home] = b
+            if f - 2 > bound:
+                # BPMX: h(parent) >= h(child) - 1, so the parent's f is at least f - 2 > bound: skip the
+                # remaining siblings
+                f -= 2
+                next_dir[d] = 4
+            if f < next_bound:
+                next_bound = f
             continue
         h = hsum + new - old
         mold = 0
@@ -323,12 +331,15 @@ def search(
                 h = msum + mnew - mold
             f = d + 1 + h
             if f > bound:
-                if f < next_bound:
-                    next_bound = f
                 state[t] = home
                 state[b] = blank_home
                 pos[home] = t
                 pos[blank_home] = b
+                if f - 2 > bound:  # BPMX, as above
+                    f -= 2
+                    next_dir[d] = 4
+                if f < next_bound:
+                    next_bound = f
                 continue
             msum += mnew - mold
             hm[gm] = mnew
