@@ -24,7 +24,7 @@ Solving never runs on the event loop. Searches go to a thread pool (the numba ke
 lanes, each guarded by a semaphore: *light* boards (at most ``light_cells`` cells: 3×3 and smaller, solved in
 milliseconds) and *heavy* ones (everything else, each capped at ``max_seconds``). A request waits up to
 ``queue_seconds`` for a slot in its lane and then gets a 503; so a burst of hard 4×4 requests queues among
-themselves and never delays the 3×3 ones.
+themselves, and the 3×3 ones share only the CPU with them (the heavy lane leaves one core free by default).
 """
 
 from __future__ import annotations
@@ -114,11 +114,10 @@ class _Lanes:
     executor: ThreadPoolExecutor | None = None
     light: asyncio.Semaphore | None = None
     heavy: asyncio.Semaphore | None = None
-    busy: dict[str, int] = field(default_factory=lambda: {"light": 0, "heavy": 0})
 
     def pool(self) -> ThreadPoolExecutor:
         if self.executor is None:
-            workers = self.settings.light_slots + self.settings.heavy_slots
+            workers = self.settings.light_slots + self.settings.heavy_slots + 1  # + 1 for the warm-up
             self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="npuzzle-solve")
         return self.executor
 
@@ -138,10 +137,8 @@ class _Lanes:
             raise ServerBusy(
                 f"all {lane} solve slots stayed busy for {self.settings.queue_seconds:g} s; try again shortly"
             ) from None
-        self.busy[lane] += 1
 
         def release(_: object) -> None:
-            self.busy[lane] -= 1
             semaphore.release()
 
         future = asyncio.get_running_loop().run_in_executor(self.pool(), fn)
