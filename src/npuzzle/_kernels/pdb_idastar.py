@@ -16,8 +16,9 @@ be called again to resume exactly where it stopped (Python checks time and node 
 * ``blank_cells`` int16 (max_depth + 2,): blank cell at each depth; ``blank_cells[1..depth]`` is the path
   (the cells the blank moved to = the cells of the tiles that slid);
 * ``next_dir`` int8 (max_depth + 2,): next direction (0..3, index into ``neighbours``) to try at each depth;
-* ``saved`` int16 (max_depth + 2, 2): the normal and mirrored values of the moved tile's groups before
-  the move into that depth (restored on the way back);
+* ``saved`` int16 (max_depth + 2, 6): the normal and mirrored values of the moved tile's groups before
+  the move into that depth (restored on the way back), then the children's values read ahead (see
+  :func:`read_ahead`);
 * ``hg``/``hm`` int16 (n_groups,): current normal / mirrored value of every group;
 * ``regs`` int64 (8,): see the ``R_*`` constants.
 
@@ -205,6 +206,35 @@ def initial_indices(
 
 
 @njit
+def read_ahead(
+    state: np.ndarray,
+    neighbours: np.ndarray,
+    blank: int,
+    previous: int,
+    group_of: np.ndarray,
+    sparse: np.ndarray,
+    sparse_offsets: np.ndarray,
+    stride: np.ndarray,
+    idx: np.ndarray,
+    row: np.ndarray,
+) -> None:
+    """Look up every child's normal value of a node at once (independent loads overlap their cache misses).
+
+    ``row[2 + direction]`` int16 = the new value of the moved tile's group for the child in that direction, or
+    ``-1`` (off the board, back to ``previous``, or a compact group: looked up when the child is made).
+    """
+    for di in range(4):
+        u = np.int64(neighbours[blank, di])
+        v = -1
+        if u >= 0 and u != previous:
+            home = state[u]
+            g = group_of[home]
+            if sparse_offsets[g] >= 0:
+                v = np.int64(sparse[sparse_offsets[g] + idx[g] + (blank - u) * stride[home]])
+        row[2 + di] = v
+
+
+@njit
 def search(
     state: np.ndarray,
     pos: np.ndarray,
@@ -255,6 +285,8 @@ def search(
     generated = 0
     expanded = 0
     status = RUNNING
+    if depth == 0 and next_dir[0] == 0:  # a fresh iteration: read the root's children ahead
+        read_ahead(state, neighbours, blank_cells[0], -1, group_of, sparse, sparse_offsets, stride, idx, saved[0])
     while generated < budget:
         d = depth
         di = next_dir[d]
@@ -287,27 +319,20 @@ def search(
         t = np.int64(neighbours[b, di])
         if t < 0 or (d > 0 and t == blank_cells[d - 1]) or d >= max_depth:
             continue
-        # the tile on t slides into the blank on b
+        # the tile on t would slide into the blank on b; the state changes only if the child is kept
         home = np.int64(state[t])
-        state[b] = home
-        state[t] = blank_home
-        pos[home] = b
-        pos[blank_home] = t
         generated += 1
         g = group_of[home]
         nidx = idx[g] + (b - t) * stride[home]
         old = np.int64(hg[g])
-        new = group_value(
-            pos, table, offsets, sparse, sparse_offsets, g, nidx, group_tiles, group_size, n_cells, tmap,
-            False, popcount,
-        )  # fmt: skip
+        new = np.int64(saved[d, 2 + di])  # read ahead when d was entered (sparse groups)
+        if new < 0:
+            pos[home] = b
+            new = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False, popcount)
+            pos[home] = t
         f = d + 1 + hsum + new - old
         if f > bound:
             # pruned on the normal sum alone: the mirrored lookup is not needed
-            state[t] = home
-            state[b] = blank_home
-            pos[home] = t
-            pos[blank_home] = b
             if f - 2 > bound:
                 # BPMX: h(parent) >= h(child) - 1, so the parent's f is at least f - 2 > bound: skip the
                 # remaining siblings
@@ -323,18 +348,16 @@ def search(
             gm = group_of[mh]
             mnidx = midx[gm] + (np.int64(tmap[b]) - np.int64(tmap[t])) * stride[mh]
             mold = np.int64(hm[gm])
-            mnew = group_value(
-                pos, table, offsets, sparse, sparse_offsets, gm, mnidx, group_tiles, group_size, n_cells,
-                tmap, True, popcount,
-            )  # fmt: skip
+            if sparse_offsets[gm] >= 0:
+                mnew = np.int64(sparse[sparse_offsets[gm] + mnidx])
+            else:
+                pos[home] = b
+                mnew = lookup(pos, table, offsets, gm, group_tiles, group_size, n_cells, tmap, True, popcount)
+                pos[home] = t
             if msum + mnew - mold > h:
                 h = msum + mnew - mold
             f = d + 1 + h
             if f > bound:
-                state[t] = home
-                state[b] = blank_home
-                pos[home] = t
-                pos[blank_home] = b
                 if f - 2 > bound:  # BPMX, as above
                     f -= 2
                     next_dir[d] = 4
@@ -344,6 +367,10 @@ def search(
             msum += mnew - mold
             hm[gm] = mnew
             midx[gm] = mnidx
+        state[b] = home
+        state[t] = blank_home
+        pos[home] = b
+        pos[blank_home] = t
         hsum += new - old
         hg[g] = new
         idx[g] = nidx
@@ -356,6 +383,7 @@ def search(
         next_dir[depth] = 0
         saved[depth, 0] = old
         saved[depth, 1] = mold
+        read_ahead(state, neighbours, t, b, group_of, sparse, sparse_offsets, stride, idx, saved[depth])
     regs[R_DEPTH] = depth
     regs[R_NEXT_BOUND] = next_bound
     regs[R_HSUM] = hsum

@@ -319,7 +319,7 @@ def _run(
         return [], _stats(regs, 0, 0, t0)
     blank_cells = np.zeros(MAX_DEPTH + 2, np.int16)
     next_dir = np.zeros(MAX_DEPTH + 2, np.int8)
-    saved = np.zeros((MAX_DEPTH + 2, 2), np.int16)
+    saved = np.zeros((MAX_DEPTH + 2, 6), np.int16)  # see pdb_idastar's module docstring
     bound = max(hsum, msum)
     iterations = 0
     deepest = 0
