@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,8 @@ from ..errors import BoardFormatError, PuzzleError
 from ..goals import goal_for
 from ..search.limits import NO_LIMITS, Limits
 
-_SPLIT = re.compile(r"[\s,]+")
+_LEADING_NUMBER = re.compile(r"^[-+]?\d+[\s,]*")
+_TOKENS = re.compile(r"[\s,/|;]+")  # tile separators, row separators included
 
 
 @dataclass(frozen=True)
@@ -53,24 +54,30 @@ def _square_side(n: int) -> int | None:
 
 
 def parse_line(text: str, width: int | None, height: int | None, blank: int = 0) -> Board:
-    """One board from a line; a leading number before exactly W×H tiles is ignored (Korf's file).
+    """One board from a line, in any notation :func:`~npuzzle.notation.parse_board` reads; a leading
+    number before exactly W×H tiles (Korf's file: the optimal length or an id) is ignored.
 
-    Without a size the board must be square (N×N tiles, or 1 + N×N numbers).
+    Without a size the board must be square or written in rows.
+
+    >>> parse_line("57 1 2 3 4 5 6 7 8 0", None, None).tiles
+    (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    >>> parse_line("1 2 3 / 4 5 0", None, None).size
+    (3, 2)
     """
     from ..notation import parse_board
 
-    tokens = [t for t in _SPLIT.split(text.strip()) if t]
-    if width is None or height is None:
-        side = _square_side(len(tokens))
-        if side is None and _square_side(len(tokens) - 1) is not None:
-            tokens = tokens[1:]
-        elif side is None:
-            raise BoardFormatError(
-                f"{len(tokens)} numbers do not make a square board (give --size WxH) in {text.strip()!r}"
-            )
-    elif len(tokens) == width * height + 1:
-        tokens = tokens[1:]
-    return parse_board(" ".join(tokens), width, height, blank)
+    stripped = text.strip()
+    try:
+        return parse_board(stripped, width, height, blank)
+    except BoardFormatError as exc:
+        count = sum(1 for t in _TOKENS.split(stripped) if t)
+        if width is not None and height is not None:
+            leading = count == width * height + 1
+        else:
+            leading = _square_side(count) is None and _square_side(count - 1) is not None
+        if not leading:
+            raise BoardFormatError(f"{exc} (line: {stripped!r})") from None
+    return parse_board(_LEADING_NUMBER.sub("", stripped, count=1), width, height, blank)
 
 
 def parse_jobs(
@@ -102,23 +109,6 @@ def parse_jobs(
         index += 1
 
 
-def _solver() -> Callable[..., Any]:
-    """``npuzzle.search.solver.solve`` when present, else the pattern-database backend."""
-    try:
-        from ..search.solver import solve
-
-        return solve  # type: ignore[no-any-return]
-    except ImportError:  # the generic solver is not installed yet: PDB only
-        from ..search.pdb_backend import solve_pdb
-
-        def solve_with_pdb(
-            board: Board, goal: Board, algorithm: str = "auto", limits: Limits = NO_LIMITS
-        ) -> Any:
-            return solve_pdb(board, goal, limits=limits)
-
-        return solve_with_pdb
-
-
 def run_job(job: SolveJob) -> dict[str, Any]:
     """Solve one job; never raises for puzzle errors (they become ``"error"`` entries)."""
     head: dict[str, Any] = {"index": job.index, "line": job.line}
@@ -127,7 +117,9 @@ def run_job(job: SolveJob) -> dict[str, Any]:
     try:
         board = Board(job.tiles, job.width, job.height, job.blank)
         goal = goal_for(board, job.goal if isinstance(job.goal, str) else list(job.goal))
-        solution = _solver()(board, goal, algorithm=job.algorithm, limits=job.limits)
+        from ..search.solver import solve
+
+        solution = solve(board, goal, algorithm=job.algorithm, limits=job.limits)
     except PuzzleError as exc:
         return {**head, "error": str(exc), "error_type": type(exc).__name__}
     return {**head, **solution.to_dict()}

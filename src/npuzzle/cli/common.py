@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -116,6 +118,37 @@ def fail(exc: BaseException, json_output: bool = False, extra: dict[str, Any] | 
 
 HANDLED = (PuzzleError, ValueError, OSError)
 
+ProgressCallback = Callable[[str, int, int], None]
+
+
+@contextmanager
+def progress_reporter() -> Iterator[ProgressCallback]:
+    """A ``progress(message, done, total)`` callback that opens a rich progress bar on stderr the first
+    time it is called (a pattern-database build, say) and closes it on exit; silent if never called."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar: Progress | None = None
+    task = None
+
+    def report(message: str, done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None:
+            bar = Progress(
+                TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
+                TimeElapsedColumn(), console=Console(stderr=True), transient=False,
+            )  # fmt: skip
+            bar.start()
+            task = bar.add_task(message, total=max(total, 1))
+        if task is not None:
+            bar.update(task, description=message, completed=done, total=max(total, 1))
+
+    try:
+        yield report
+    finally:
+        if bar is not None:
+            bar.stop()
+
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_LIMIT",
@@ -125,6 +158,7 @@ __all__ = [
     "BlankOption",
     "BoardArgument",
     "GoalOption",
+    "ProgressCallback",
     "SizeOption",
     "error_line",
     "exit_code_for",
@@ -132,5 +166,6 @@ __all__ = [
     "is_layout_name",
     "load_board",
     "load_goal",
+    "progress_reporter",
     "read_board_text",
 ]

@@ -12,17 +12,23 @@ from typing import Annotated, Any
 
 import typer
 
-from ..notation import format_board
 from ..search.limits import Limits
+from ..solution import Solution
 from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_UNSOLVABLE,
     HANDLED,
     BlankOption,
     BoardArgument,
     GoalOption,
     SizeOption,
     fail,
+    is_layout_name,
     load_board,
     load_goal,
+    progress_reporter,
 )
 
 ALGORITHM_HELP = "auto, bfs, bibfs, astar, idastar, wastar, greedy or pdb (auto: the fastest exact method)."
@@ -72,7 +78,13 @@ def _limits(max_seconds: float | None, max_nodes: int | None, max_memory_mb: int
 
 
 def solve_command(
-    board: BoardArgument,
+    board: Annotated[
+        str | None,
+        typer.Argument(
+            help="The board (text, Tatham id, JSON, a file path or -). Omit it with --input FILE.",
+            show_default=False,
+        ),
+    ] = None,
     goal: GoalOption = "classic",
     size: SizeOption = None,
     blank: BlankOption = 0,
@@ -86,24 +98,67 @@ def solve_command(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the solution as one JSON object.")
     ] = False,
-    show: Annotated[bool, typer.Option("--show", help="Print every intermediate board.")] = False,
+    show: Annotated[
+        bool, typer.Option("--show", help="Draw every intermediate board, the tile about to move highlighted.")
+    ] = False,
+    input_file: Annotated[
+        str | None,
+        typer.Option(
+            "--input",
+            "-i",
+            help="Solve every board of FILE (one per line; # comments; a leading number before exactly WxH "
+            "tiles, as in Korf's file, is ignored; - for standard input). Prints one JSON object per line.",
+        ),
+    ] = None,
+    jsonl: Annotated[
+        bool, typer.Option("--jsonl", help="With --input: JSON lines output (the default and only form).")
+    ] = False,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="With --input: worker processes (default: all cores).")
+    ] = None,
+    render_dir: Annotated[
+        str | None, typer.Option("--render", help="Write one PNG per step into this folder.")
+    ] = None,
+    picture: Annotated[
+        str | None, typer.Option("--picture", help="Cut the tiles from this image instead of drawing numbers.")
+    ] = None,
+    gif: Annotated[str | None, typer.Option("--gif", help="Write an animated GIF of the solution.")] = None,
+    mp4: Annotated[
+        str | None, typer.Option("--mp4", help="Write an MP4 of the solution (a GIF if MP4 is unavailable).")
+    ] = None,
+    sheet: Annotated[
+        str | None, typer.Option("--sheet", help="Write all steps on one contact-sheet PNG.")
+    ] = None,
+    speed: Annotated[float, typer.Option("--speed", help="Moves per second in GIF/MP4.")] = 2.0,
+    numbers: Annotated[
+        bool, typer.Option("--numbers/--no-numbers", help="Small numbers on picture tiles.")
+    ] = True,
 ) -> None:
     """Solve a board: optimal by default (exit 0 solved, 1 unsolvable, 2 bad input, 3 limit hit)."""
     try:
+        limits = _limits(max_seconds, max_nodes, max_memory_mb)
+        if input_file is not None:
+            if board is not None:
+                raise ValueError("give either a BOARD or --input FILE, not both")
+            _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits)
+            return
+        if board is None:
+            raise ValueError("missing BOARD (or --input FILE); see npuzzle solve --help")
         start = load_board(board, size, blank)
         goal_board = load_goal(goal, start)
-        limits = _limits(max_seconds, max_nodes, max_memory_mb)
         from ..search.solver import solve
 
-        solution = solve(
-            start,
-            goal_board,
-            algorithm=algorithm,
-            heuristic=heuristic,
-            weight=weight,
-            limits=limits,
-            metric=metric,
-        )
+        with progress_reporter() as progress:
+            solution = solve(
+                start,
+                goal_board,
+                algorithm=algorithm,
+                heuristic=heuristic,
+                weight=weight,
+                limits=limits,
+                metric=metric,
+                progress=progress,
+            )
     except HANDLED as exc:
         fail(exc, json_output)
     if json_output:
@@ -116,13 +171,66 @@ def solve_command(
             f"{solution.stats.expanded:,} nodes expanded, {solution.stats.seconds:.3f} s)"
         )
         typer.echo("moves:      " + " ".join(map(str, solution.moves)))
-        typer.echo("directions: " + " ".join(tokens))
+        typer.echo("directions: " + " ".join(tokens) + "   (where each tile travels)")
     if show:
-        for i, step in enumerate(solution.boards()):
-            typer.echo(
-                f"\n{'start' if i == 0 else f'after move {i} ({solution.moves[i - 1]})'}:", err=json_output
-            )
-            typer.echo(format_board(step, "grid"), err=json_output)
+        _show_steps(solution, to_stderr=json_output)
+    if any((render_dir, gif, mp4, sheet)):
+        try:
+            from ..render.animate import export_solution
+
+            result = export_solution(
+                solution, directory=render_dir, picture=picture, gif=gif, mp4=mp4, sheet=sheet,
+                numbers=numbers, speed=speed,
+            )  # fmt: skip
+        except HANDLED as exc:
+            fail(exc)
+        for note in result.notes:
+            typer.echo(f"npuzzle: {note}", err=True)
+        if result.steps:
+            typer.echo(f"wrote {len(result.steps)} step images in {result.steps[0].parent}", err=True)
+        for path in (result.sheet, result.gif, result.mp4):
+            if path is not None:
+                typer.echo(f"wrote {path}", err=True)
+
+
+def _show_steps(solution: Solution, to_stderr: bool) -> None:
+    """Every board of the solution as a rich grid, the tile about to move highlighted."""
+    from rich.console import Console
+
+    from ..render.text import board_table
+
+    console = Console(stderr=to_stderr)
+    boards = list(solution.boards()) if solution.length < 2000 else solution.boards()
+    for i, step in enumerate(boards):
+        upcoming = solution.moves[i] if i < solution.length else None
+        title = "start" if i == 0 else f"after move {i} ({solution.moves[i - 1]})"
+        console.print(board_table(step, highlight=upcoming, goal=solution.goal, title=title))
+
+
+_BATCH_EXIT = {"UnsolvableError": EXIT_UNSOLVABLE, "SearchLimitExceeded": EXIT_LIMIT}
+
+
+def _solve_batch(
+    path: str, size: str | None, goal: str, blank: int, algorithm: str, jobs: int | None, limits: Limits
+) -> None:
+    """One JSON object per input board, in input order; bad lines are reported and do not stop the rest."""
+    from ..batch import solve_file
+
+    goal_spec: str | tuple[int, ...] = goal
+    if not is_layout_name(goal):
+        goal_spec = tuple(load_board(goal, size, blank).tiles)
+    codes = {EXIT_OK}
+    for result in solve_file(
+        path, size=size, goal=goal_spec, blank=blank, algorithm=algorithm, jobs=jobs, limits=limits
+    ):
+        typer.echo(json.dumps(result))
+        if "error" in result:
+            typer.echo(f"npuzzle: line {result['line']}: {result['error']}", err=True)
+            codes.add(_BATCH_EXIT.get(result.get("error_type", ""), EXIT_BAD_INPUT))
+    # bad input outranks a limit, which outranks an unsolvable board
+    worst = next(code for code in (EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_UNSOLVABLE, EXIT_OK) if code in codes)
+    if worst != EXIT_OK:
+        raise typer.Exit(worst)
 
 
 def _split(value: str | None) -> list[str] | None:
