@@ -46,7 +46,7 @@ def test_solve_show_prints_every_board() -> None:
     assert result.exit_code == 0, result.output
     assert "2 moves" in result.stdout
     assert result.stdout.count("after move") == 2
-    assert "start:" in result.stdout
+    assert "start" in result.stdout and result.stdout.count("┌") == 3
 
 
 def test_solve_multi_metric_and_options() -> None:
