@@ -50,4 +50,15 @@ def test_readme_example_runs(line: str, capsys: pytest.CaptureFixture[str]) -> N
     code = main(argv[1:])
     captured = capsys.readouterr()
     assert code == expected, captured.err
-    assert captured.out.strip()
+    assert (captured.out + captured.err).strip()
+
+
+def test_readme_python_examples() -> None:
+    import doctest
+
+    blocks = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for i, block in enumerate(blocks):
+        runner.run(parser.get_doctest(block, {}, f"README block {i}", "README.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
