@@ -495,12 +495,22 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
 
 def _warm_up() -> None:
-    """Solve two small boards so that numba compiles (or loads from its cache) the kernels a request uses."""
-    start = Board([1, 2, 3, 4, 5, 6, 7, 0, 8], 3, 3)
-    # warm-up only: a failure here shows up again, with its reason, on a real request
-    with contextlib.suppress(Exception):
-        solve_within(start, classic(3, 3), 120.0)
-        solve_within(start, classic(3, 3), 120.0, weight=FALLBACK_WEIGHTS[0])
+    """Compile (or load from numba's cache) every kernel a request may use, before the first player asks:
+    otherwise the first hard request spends its whole budget compiling and answers 422."""
+    from .._kernels.warmup import warmup
+
+    near_3x3 = Board([1, 2, 3, 4, 5, 6, 7, 0, 8], 3, 3)
+    near_4x4 = Board([*range(1, 14), 14, 0, 15], 4, 4)  # takes the pattern-database path when tables exist
+    steps: list[Callable[[], object]] = [
+        warmup,
+        lambda: solve_within(near_3x3, classic(3, 3), 300.0),
+        lambda: solve_within(near_4x4, classic(4, 4), 300.0),
+        lambda: solve_within(near_4x4, classic(4, 4), 300.0, weight=FALLBACK_WEIGHTS[0]),
+    ]
+    for step in steps:
+        # warm-up only: a failure here shows up again, with its reason, on a real request
+        with contextlib.suppress(Exception):
+            step()
 
 
 def _version() -> str:
