@@ -21,25 +21,11 @@ from functools import cache
 
 import numpy as np
 
-from npuzzle.board import Board
+from npuzzle.board import Board, line_cells, neighbour_cells
 
 
 def _targets(blank: int, width: int, height: int, metric: str) -> list[int]:
-    row, col = divmod(blank, width)
-    if metric == "multi":
-        return [r * width + col for r in range(height) if r != row] + [
-            row * width + c for c in range(width) if c != col
-        ]
-    out = []
-    if row > 0:
-        out.append(blank - width)
-    if row < height - 1:
-        out.append(blank + width)
-    if col > 0:
-        out.append(blank - 1)
-    if col < width - 1:
-        out.append(blank + 1)
-    return out
+    return line_cells(blank, width, height) if metric == "multi" else neighbour_cells(blank, width, height)
 
 
 def _slide(state: tuple[int, ...], blank: int, target: int, width: int) -> tuple[int, ...]:

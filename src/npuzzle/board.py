@@ -35,6 +35,37 @@ OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 MAX_SIDE = 256  # a 256×256 board already has 65,536 cells; anything larger is a typo, not a puzzle
 
 
+def neighbour_cells(cell: int, width: int, height: int) -> list[int]:
+    """Cells orthogonally adjacent to ``cell`` on a ``width`` × ``height`` grid, in the order up, down,
+    left, right (kernels and generators rely on that order).
+
+    >>> neighbour_cells(4, 3, 3)
+    [1, 7, 3, 5]
+    """
+    row, col = divmod(cell, width)
+    out = []
+    if row > 0:
+        out.append(cell - width)
+    if row < height - 1:
+        out.append(cell + width)
+    if col > 0:
+        out.append(cell - 1)
+    if col < width - 1:
+        out.append(cell + 1)
+    return out
+
+
+def line_cells(cell: int, width: int, height: int) -> list[int]:
+    """Cells sharing ``cell``'s column (top to bottom), then its row (left to right), ``cell`` excluded:
+    where a multi-tile slide into a blank at ``cell`` can start.
+
+    >>> line_cells(4, 3, 3)
+    [1, 7, 3, 5]
+    """
+    row, col = divmod(cell, width)
+    return [r * width + col for r in range(height) if r != row] + [row * width + c for c in range(width) if c != col]
+
+
 def _as_label(value: object) -> int:
     """An integer label from an int or NumPy integer; bool and float are refused."""
     if isinstance(value, bool):
@@ -201,18 +232,8 @@ class Board:
         return [self.tiles[r * w : (r + 1) * w] for r in range(self.height)]
 
     def neighbour_cells(self, cell: int) -> list[int]:
-        """Cells orthogonally adjacent to ``cell``."""
-        row, col = divmod(cell, self.width)
-        out = []
-        if row > 0:
-            out.append(cell - self.width)
-        if row < self.height - 1:
-            out.append(cell + self.width)
-        if col > 0:
-            out.append(cell - 1)
-        if col < self.width - 1:
-            out.append(cell + 1)
-        return out
+        """Cells orthogonally adjacent to ``cell`` (up, down, left, right)."""
+        return neighbour_cells(cell, self.width, self.height)
 
     # -- moves --------------------------------------------------------------------------------------
     def legal_moves(self) -> tuple[int, ...]:
@@ -336,4 +357,4 @@ class Board:
         return Board(tiles, self.width, self.height, self.blank)
 
 
-__all__ = ["DIRECTIONS", "DIRECTION_DELTAS", "OPPOSITE", "Board"]
+__all__ = ["DIRECTIONS", "DIRECTION_DELTAS", "OPPOSITE", "Board", "line_cells", "neighbour_cells"]

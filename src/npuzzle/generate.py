@@ -32,7 +32,7 @@ import operator
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from .board import Board
+from .board import Board, neighbour_cells
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -125,21 +125,6 @@ def _shuffle_values(state: int, n: int, width: int, blank_home: int) -> list[int
     return values
 
 
-def _neighbour_cells(cell: int, width: int, height: int) -> list[int]:
-    """Up, down, left, right: the order the walk kernel lists them in."""
-    row, col = divmod(cell, width)
-    out = []
-    if row > 0:
-        out.append(cell - width)
-    if row < height - 1:
-        out.append(cell + width)
-    if col > 0:
-        out.append(cell - 1)
-    if col < width - 1:
-        out.append(cell + 1)
-    return out
-
-
 def _walk_values(
     state: int, width: int, height: int, blank_home: int, n_moves: int
 ) -> tuple[list[int], list[int]]:
@@ -148,7 +133,7 @@ def _walk_values(
     blank, previous = blank_home, -1
     path: list[int] = []
     for _ in range(n_moves):
-        options = [c for c in _neighbour_cells(blank, width, height) if c != previous]
+        options = [c for c in neighbour_cells(blank, width, height) if c != previous]
         state, r = _draw_below(state, len(options))
         cell = options[r]
         values[blank], values[cell] = values[cell], blank_home

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
-from ..board import Board
+from ..board import Board, line_cells, neighbour_cells
 from ..canonical import to_canonical
 from ..heuristics.simple import HEURISTICS
 from .problem import BaseProblem
@@ -56,20 +56,9 @@ class SlidingPuzzleProblem(BaseProblem[State, int]):
 
     def targets(self, blank: int) -> list[int]:
         """Cells the blank may move to from ``blank``."""
-        w, h = self.width, self.height
-        row, col = divmod(blank, w)
         if self.metric == "multi":
-            return [r * w + col for r in range(h) if r != row] + [row * w + c for c in range(w) if c != col]
-        out = []
-        if row > 0:
-            out.append(blank - w)
-        if row < h - 1:
-            out.append(blank + w)
-        if col > 0:
-            out.append(blank - 1)
-        if col < w - 1:
-            out.append(blank + 1)
-        return out
+            return line_cells(blank, self.width, self.height)
+        return neighbour_cells(blank, self.width, self.height)
 
     def successors(self, state: State) -> Iterator[tuple[int, State, float]]:
         blank = state.index(self.blank_home)
