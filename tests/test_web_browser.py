@@ -206,6 +206,10 @@ def test_picture_mode_and_reload_keeps_the_game(page: Any) -> None:
     page.click('label[for="mode-picture"]')
     page.wait_for_selector('[data-testid="board"].picture')
     assert "url(" in page.eval_on_selector('[data-testid="board"]', "e => e.style.getPropertyValue('--pic')")
+    # the hole shows no piece of the picture until the puzzle is solved
+    hole = "e => getComputedStyle(e.querySelector('.face')).backgroundImage"
+    assert page.eval_on_selector('[data-tile="0"]', hole) == "none"
+    assert page.eval_on_selector('[data-tile="1"]', hole).startswith("url(")
     page.click(f'[data-tile="{neighbour_of_blank(page)}"]')
     page.click(f'[data-tile="{neighbour_of_blank(page)}"]')
     kept = layout_of(page)
