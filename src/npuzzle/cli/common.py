@@ -40,6 +40,21 @@ GoalOption = Annotated[
         "or the goal's tiles as text.",
     ),
 ]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print a JSON object.")]
+# Solution pictures (solve and solve-screenshot)
+GifOption = Annotated[Path | None, typer.Option("--gif", help="Write an animated GIF of the solution.")]
+Mp4Option = Annotated[
+    Path | None, typer.Option("--mp4", help="Write an MP4 video of the solution (a GIF if MP4 is unavailable).")
+]
+SheetOption = Annotated[Path | None, typer.Option("--sheet", help="Write all steps on one contact-sheet image.")]
+RenderDirOption = Annotated[
+    Path | None, typer.Option("--render", help="Write one PNG per step into this directory.")
+]
+SpeedOption = Annotated[float, typer.Option("--speed", help="Moves per second in the GIF and MP4.")]
+NumbersOption = Annotated[
+    bool,
+    typer.Option("--numbers/--no-numbers", help="Small numbers on picture tiles (numbered tiles always)."),
+]
 BoardArgument = Annotated[
     str,
     typer.Argument(
@@ -157,9 +172,16 @@ __all__ = [
     "HANDLED",
     "BlankOption",
     "BoardArgument",
+    "GifOption",
     "GoalOption",
+    "JsonOption",
+    "Mp4Option",
+    "NumbersOption",
     "ProgressCallback",
+    "RenderDirOption",
+    "SheetOption",
     "SizeOption",
+    "SpeedOption",
     "error_line",
     "exit_code_for",
     "fail",

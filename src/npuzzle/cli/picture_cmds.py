@@ -16,8 +16,15 @@ from .common import (
     HANDLED,
     BlankOption,
     BoardArgument,
+    GifOption,
     GoalOption,
+    JsonOption,
+    Mp4Option,
+    NumbersOption,
+    RenderDirOption,
+    SheetOption,
     SizeOption,
+    SpeedOption,
     fail,
     load_board,
     load_goal,
@@ -48,10 +55,6 @@ AllowAmbiguousOption = Annotated[
 BlankCellOption = Annotated[
     int | None,
     typer.Option("--blank-cell", help="Cell of the hole (0-based, row-major), if the reading gets it wrong."),
-]
-NumbersOption = Annotated[
-    bool,
-    typer.Option("--numbers/--no-numbers", help="Small numbers on picture tiles (numbered tiles always)."),
 ]
 TileSizeOption = Annotated[
     int | None, typer.Option("--tile-size", help="Tile side in pixels (default: fit).")
@@ -161,7 +164,7 @@ def read(
     screenshot: ScreenshotArgument,
     size: PictureSizeOption,
     reference: ReferenceOption,
-    json_output: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    json_output: JsonOption = False,
     allow_ambiguous: AllowAmbiguousOption = False,
     blank_cell: BlankCellOption = None,
 ) -> None:
@@ -192,20 +195,18 @@ def solve_screenshot(
     screenshot: ScreenshotArgument,
     size: PictureSizeOption,
     reference: ReferenceOption,
-    gif: Annotated[Path | None, typer.Option("--gif", help="Write an animated GIF of the solution.")] = None,
-    sheet: Annotated[Path | None, typer.Option("--sheet", help="Write all steps on one image.")] = None,
-    mp4: Annotated[Path | None, typer.Option("--mp4", help="Write an MP4 video of the solution.")] = None,
-    render_dir: Annotated[
-        Path | None, typer.Option("--render", help="Write one PNG per step into this directory.")
-    ] = None,
+    gif: GifOption = None,
+    sheet: SheetOption = None,
+    mp4: Mp4Option = None,
+    render_dir: RenderDirOption = None,
     numbers: NumbersOption = True,
-    speed: Annotated[float, typer.Option("--speed", help="Moves per second in the GIF and MP4.")] = 2.0,
+    speed: SpeedOption = 2.0,
     algorithm: Annotated[
         str, typer.Option("--algorithm", "-a", help="Solver algorithm (auto picks).")
     ] = "auto",
     allow_ambiguous: AllowAmbiguousOption = False,
     blank_cell: BlankCellOption = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    json_output: JsonOption = False,
 ) -> None:
     """Read a SCREENSHOT of a picture puzzle, solve it, and draw the solution with the picture's tiles."""
     from ..render.animate import export_solution

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -22,8 +23,15 @@ from .common import (
     HANDLED,
     BlankOption,
     BoardArgument,
+    GifOption,
     GoalOption,
+    JsonOption,
+    Mp4Option,
+    NumbersOption,
+    RenderDirOption,
+    SheetOption,
     SizeOption,
+    SpeedOption,
     fail,
     is_layout_name,
     load_board,
@@ -95,9 +103,7 @@ def solve_command(
     max_seconds: SecondsOption = None,
     max_nodes: NodesOption = None,
     max_memory_mb: MemoryOption = None,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Print the solution as one JSON object.")
-    ] = False,
+    json_output: JsonOption = False,
     show: Annotated[
         bool, typer.Option("--show", help="Draw every intermediate board, the tile about to move highlighted.")
     ] = False,
@@ -116,23 +122,15 @@ def solve_command(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="With --input: worker processes (default: all cores).")
     ] = None,
-    render_dir: Annotated[
-        str | None, typer.Option("--render", help="Write one PNG per step into this folder.")
-    ] = None,
+    render_dir: RenderDirOption = None,
     picture: Annotated[
-        str | None, typer.Option("--picture", help="Cut the tiles from this image instead of drawing numbers.")
+        Path | None, typer.Option("--picture", help="Cut the tiles from this image instead of drawing numbers.")
     ] = None,
-    gif: Annotated[str | None, typer.Option("--gif", help="Write an animated GIF of the solution.")] = None,
-    mp4: Annotated[
-        str | None, typer.Option("--mp4", help="Write an MP4 of the solution (a GIF if MP4 is unavailable).")
-    ] = None,
-    sheet: Annotated[
-        str | None, typer.Option("--sheet", help="Write all steps on one contact-sheet PNG.")
-    ] = None,
-    speed: Annotated[float, typer.Option("--speed", help="Moves per second in GIF/MP4.")] = 2.0,
-    numbers: Annotated[
-        bool, typer.Option("--numbers/--no-numbers", help="Small numbers on picture tiles.")
-    ] = True,
+    gif: GifOption = None,
+    mp4: Mp4Option = None,
+    sheet: SheetOption = None,
+    speed: SpeedOption = 2.0,
+    numbers: NumbersOption = True,
 ) -> None:
     """Solve a board: optimal by default (exit 0 solved, 1 unsolvable, 2 bad input, 3 limit hit)."""
     try:
