@@ -63,3 +63,13 @@ def test_errors() -> None:
     with pytest.raises(GoalMismatchError, match="3x3 but goal is 4x4"):
         goal_for(goal("classic", 3, 3), goal("classic", 4, 4))
     assert set(LAYOUTS) >= {"classic", "blank-first", "snake", "spiral", "column", "blank-at", "random"}
+
+
+def test_named_layouts_take_the_starts_labels_in_order() -> None:
+    from npuzzle.goals import classic
+
+    assert goal_for(classic(3, 3), "blank-at:0").tiles == (0, 1, 2, 3, 4, 5, 6, 7, 8)
+    assert goal_for(classic(3, 3), "blank-at:4").tiles == (1, 2, 3, 4, 0, 5, 6, 7, 8)
+    # labels 1..9 with 5 missing keep their numbers under blank-at
+    holed = goal("blank-at", 3, 3, cell=4)
+    assert goal_for(holed, "blank-at:4") == holed

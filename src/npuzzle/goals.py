@@ -217,11 +217,15 @@ def _named_goal_for(start: Board, layout: str) -> Board:
         missing = _missing_number(start)
         if missing is not None and missing != start.n_cells:
             return blank_at(start.width, start.height, missing - 1, start.blank)
-    # Presets number tiles 1..N-1; a start labelled otherwise (0..N-2 with blank N-1, letters mapped to
-    # integers, ...) gets the same layout with its own labels in sorted order.
+    # A start labelled otherwise than the preset (0..N-2 with blank N-1, 1..N with a hole, ...) gets the
+    # same layout with its own labels, in the same order: the k-th smallest label takes the place of the
+    # preset's k-th smallest.
     preset = goal(layout, start.width, start.height, 0)
     own = sorted(start.labels - {start.blank})
-    mapping = {0: start.blank, **{i + 1: label for i, label in enumerate(own)}}
+    theirs = sorted(preset.labels - {preset.blank})
+    if len(own) != len(theirs):
+        return preset  # different counts cannot happen for equal sizes; check_same_labels reports it
+    mapping = {preset.blank: start.blank, **dict(zip(theirs, own, strict=True))}
     return preset.relabel(mapping, blank=start.blank)
 
 

@@ -18,6 +18,7 @@ from .common import (
     GoalOption,
     SizeOption,
     fail,
+    is_layout_name,
     load_board,
     load_goal,
 )
@@ -117,14 +118,18 @@ def generate(
     """Generate solvable start positions for any size and goal layout."""
     from .. import generate as generation
     from ..goals import classic
+    from ..goals import goal as goal_named
 
     try:
         if count < 1:
             raise ValueError(f"--count must be at least 1, got {count}")
         if moves is not None and moves < 0:
             raise ValueError(f"--moves must not be negative, got {moves}")
-        template = classic(*_size(size), blank=blank)
-        goal_board = load_goal(goal, template)
+        width, height = _size(size)
+        if is_layout_name(goal):
+            goal_board = goal_named(goal, width, height, blank)
+        else:
+            goal_board = load_goal(goal, classic(width, height, blank=blank))
         boards = generation.generate(goal_board, method, moves=moves, count=count, seed=seed)
     except HANDLED as exc:
         fail(exc, json_output)
