@@ -39,7 +39,10 @@ from .common import (
     progress_reporter,
 )
 
-ALGORITHM_HELP = "auto, bfs, bibfs, astar, idastar, wastar, greedy or pdb (auto: the fastest exact method)."
+ALGORITHM_HELP = (
+    "auto, bfs, bibfs, astar, idastar, wastar, greedy, pdb or constructive (auto: the fastest exact method; "
+    "constructive: any size in milliseconds, far from optimal)."
+)
 HEURISTIC_HELP = (
     "misplaced, manhattan, linear-conflict or crossings (the multi-tile metric's admissible bound)."
 )

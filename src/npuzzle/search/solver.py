@@ -7,7 +7,10 @@ kernel (cells the blank moves to) → labels via :func:`npuzzle.canonical.moves_
 Algorithms: ``bfs`` and ``bibfs`` (exact in both metrics, boards whose ``n!/2`` states fit in the memory
 cap: up to 12 cells), ``astar``, ``idastar`` (exact with an admissible heuristic), ``wastar`` (weight ``w``:
 at most ``w`` × optimal), ``greedy`` (no bound), ``pdb`` (pattern databases, single metric, from
-:mod:`npuzzle.search.pdb_backend` when present) and ``auto`` (see :func:`choose_algorithm`).
+:mod:`npuzzle.search.pdb_backend` when present), ``constructive`` (the human line-by-line method of
+:mod:`npuzzle.search.constructive`: any size, milliseconds, always an answer, far from optimal; it ignores
+``limits``) and ``auto`` (see :func:`choose_algorithm`; always exact, never ``constructive``: when exact
+search is hopeless, ask for ``constructive`` or ``wastar`` by name, as the web API's fallbacks do).
 
 Limits are checked between kernel chunks (about ``CHUNK_NODES`` expansions, tens of milliseconds):
 hitting ``max_nodes`` (expanded nodes), ``max_seconds`` or the memory cap raises
@@ -42,7 +45,7 @@ from .limits import NO_LIMITS, Limits
 
 ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
 
-ALGORITHMS = ("auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy", "pdb")
+ALGORITHMS = ("auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy", "pdb", "constructive")
 HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "crossings")
 OPTIMAL_ALGORITHMS = frozenset({"bfs", "bibfs", "astar", "idastar", "pdb"})
 MULTI_ADMISSIBLE = frozenset({"crossings"})  # the only heuristic here admissible for multi-tile moves
@@ -112,7 +115,7 @@ def choose_algorithm(
             algorithm = "pdb"
         else:
             algorithm = "idastar"
-    if algorithm in ("bfs", "bibfs", "pdb"):
+    if algorithm in ("bfs", "bibfs", "pdb", "constructive"):
         return Plan(algorithm, None, None)
     heuristic = heuristic or default_h
     if metric == "multi" and algorithm in ("astar", "idastar") and heuristic not in MULTI_ADMISSIBLE:
@@ -159,6 +162,10 @@ def solve(
             "the two lie in different parity classes (see `npuzzle check` for the count)"
         )
     limits = limits or NO_LIMITS
+    if plan.algorithm == "constructive":
+        from .constructive import solve_constructive
+
+        return solve_constructive(board, goal_board, metric)
     if plan.algorithm == "pdb":
         return _solve_pdb(board, goal_board, limits, metric, progress)
     canonical = to_canonical(board, goal_board)
@@ -220,6 +227,13 @@ def run_canonical(
 ) -> tuple[list[int], SearchStats]:
     """Run ``plan`` on a canonical state; returns (cells the blank moves to, stats)."""
     t0 = time.perf_counter() if t0 is None else t0
+    if plan.algorithm == "constructive":
+        from .constructive import constructive_cells, to_slides
+
+        cells = constructive_cells(canonical, width, height, blank_home)
+        if metric != "single":
+            cells = to_slides(canonical.index(blank_home), cells)
+        return cells, SearchStats(seconds=time.perf_counter() - t0)
     if plan.algorithm in ("bfs", "bibfs"):
         return _run_bfs(canonical, width, height, blank_home, plan.algorithm == "bibfs", metric, limits, t0)
     if plan.algorithm == "idastar":
