@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from npuzzle.board import Board
 from npuzzle.errors import SearchLimitExceeded, UnsolvableError
+from npuzzle.generate import shuffle
 from npuzzle.goals import classic, goal
 from npuzzle.search.limits import Limits
 from npuzzle.solution import SearchStats, Solution
@@ -318,6 +319,28 @@ def test_hint_big_board_answers_or_says_why(client: TestClient, real_solver: Cal
         assert board.direction_of(hint["move"]) == hint["direction"]
 
 
+@pytest.mark.parametrize("layout", ["classic", "spiral", "blank-at:27"])
+def test_shuffled_8x8_always_gets_a_solution_and_a_hint(
+    real_solver: Callable[..., Solution], layout: str
+) -> None:
+    settings = WebSettings(max_seconds=0.5, hint_seconds=0.5)
+    with TestClient(create_app(settings)) as c:
+        made = c.post(
+            "/api/generate", json={"width": 8, "height": 8, "goal": layout, "method": "shuffle", "seed": 5}
+        ).json()
+        payload = {"board": made["board"], "width": 8, "height": 8, "goal": made["goal"]}
+        solved = c.post("/api/solve", json=payload)
+        assert solved.status_code == 200, solved.text
+        body = solved.json()
+        start, target = Board(made["board"], 8, 8), Board(made["goal"], 8, 8)
+        assert start.apply(body["moves"]) == target and body["optimal"] is False
+        hinted = c.post("/api/hint", json={**payload, "board": list(start.move(body["moves"][0]).tiles)})
+        assert hinted.status_code == 200, hinted.text
+        assert hinted.json()["optimal"] is False and hinted.json()["remaining"] == body["length"] - 1
+        fresh = c.post("/api/hint", json={**payload, "board": list(shuffle(target, 99).tiles)})
+        assert fresh.status_code == 200, fresh.text
+
+
 # -- solve and hint: rules of the face (scripted solver) ---------------------------------------------------
 def test_hint_on_a_solved_board_needs_no_search(
     client: TestClient, scripted: Callable[..., ScriptedSolver]
@@ -382,20 +405,32 @@ def test_auto_falls_back_to_a_non_optimal_answer(
     solver = scripted(fail=("idastar",))
     body = client.post(path, json={"board": EASY_3X3}).json()
     assert body["optimal"] is False
-    assert [call["algorithm"] for call in solver.calls] == ["idastar", "wastar"]
+    assert [call["algorithm"] for call in solver.calls] == ["idastar", "constructive", "wastar"]
+
+
+@pytest.mark.parametrize("path", ["/api/solve", "/api/hint"])
+def test_auto_answers_with_the_constructive_solver_when_nothing_else_does(
+    client: TestClient, scripted: Callable[..., ScriptedSolver], path: str
+) -> None:
+    solver = scripted(fail=("idastar", "wastar"))
+    response = client.post(path, json={"board": EASY_3X3})
+    assert response.status_code == 200, response.text
+    assert response.json()["optimal"] is False
+    assert [c["algorithm"] for c in solver.calls] == ["idastar", "constructive", *["wastar"] * 5]
 
 
 @pytest.mark.parametrize("path", ["/api/solve", "/api/hint"])
 def test_nothing_found_in_time_is_422_with_stats(
     client: TestClient, scripted: Callable[..., ScriptedSolver], path: str
 ) -> None:
-    solver = scripted(fail=("idastar", "wastar"))
+    solver = scripted(fail=("idastar", "wastar", "constructive"))  # only a broken solver gets here
     response = client.post(path, json={"board": EASY_3X3})
     assert_error(response, 422, "SearchLimitExceeded", "within")
     assert response.json()["limit"] == "max_seconds"
     assert response.json()["stats"]["expanded"] == 7
     assert [(c["algorithm"], c["weight"]) for c in solver.calls] == [
         ("idastar", None),
+        ("constructive", None),
         *(("wastar", w) for w in web.FALLBACK_WEIGHTS),
     ]
 

@@ -16,8 +16,9 @@ Errors, all in one place (:func:`_error_response`), all as ``{"detail": "<senten
 * 400: any :class:`~npuzzle.errors.PuzzleError` about the input (bad labels, wrong size, goal mismatch,
   unsolvable, board too large for the API or the method) and ``ValueError`` from the library;
 * 422: the request does not match the schema (missing field, wrong type, out-of-range number), and
-  :class:`~npuzzle.errors.SearchLimitExceeded` (no solution within the time cap: the input was fine but too
-  hard for the budget; the body adds ``limit`` and ``stats``);
+  :class:`~npuzzle.errors.SearchLimitExceeded` (an algorithm named in the request found no solution within
+  the time cap: the input was fine but too hard for the budget; the body adds ``limit`` and ``stats``).
+  ``auto`` (and every hint) always answers a solvable board: its last resort is the constructive solver;
 * 503 with ``Retry-After``: every solve slot stayed busy for ``queue_seconds``.
 
 Solving never runs on the event loop. Searches go to a thread pool (the numba kernels release the GIL) in two
@@ -69,10 +70,11 @@ from .schemas import (
 )
 
 STATIC_DIR = Path(__file__).parent / "static"
-# Fallbacks when no exact answer comes in time: weighted A*, whose answer is at most weight × optimal.
-# Weight 3 finishes most 5×5 and 6×6 boards in a second; on 8×8 the time any one weight needs is
-# erratic (0.1 s for one board, > 2 s for the next: bench notes in BENCHMARKS.md), so several weights
-# take turns in short slices.
+# Fallbacks when no exact answer comes in time: the constructive solver (milliseconds on any board up to
+# the cap, always an answer, long), then weighted A*, whose answer is at most weight × optimal and usually
+# far shorter. Weight 3 finishes most 5×5 and 6×6 boards in a second; on 8×8 the time any one weight needs
+# is erratic (0.1 s for one board, > 2 s for the next: bench notes in BENCHMARKS.md), so several weights
+# take turns in short slices; the shorter of the constructive and the weighted answer wins.
 FALLBACK_WEIGHTS = (3.0, 5.0, 8.0, 15.0, 30.0)
 MAX_EXACT_CELLS = 25  # beyond 5×5, IDA* without tables never ends in a request's time: skip it
 T = TypeVar("T")
@@ -267,9 +269,11 @@ def solve_within(
     max_memory_mb: int | None = None,
 ) -> Solution:
     """Solve within ``seconds``. ``auto`` spends half the budget on an exact method
-    (:func:`exact_algorithm`; skipped above ``MAX_EXACT_CELLS``), then falls back to weighted A* with the
-    ``FALLBACK_WEIGHTS`` in turn, each on a share of what time is left; other algorithms run as asked,
-    once. The answer's ``optimal`` says which kind it is."""
+    (:func:`exact_algorithm`; skipped above ``MAX_EXACT_CELLS``; or on ``wastar`` when a weight is given);
+    failing that it takes the constructive solver's answer (milliseconds, whatever the time left), then
+    tries weighted A* with the ``FALLBACK_WEIGHTS`` in turn, each on a share of what time is left, and
+    returns the shorter of the two answers. So ``auto`` always answers a solvable board. Other algorithms
+    run as asked, once (and may run out of time). The answer's ``optimal`` says which kind it is."""
     solve = _solver()
     if algorithm != "auto":
         limits = Limits(max_seconds=seconds, max_memory_mb=max_memory_mb)
@@ -283,19 +287,13 @@ def solve_within(
             metric=metric,
         )
     deadline = time.monotonic() + seconds
-    plan: list[tuple[str, str | None, float | None, float]] = []  # algorithm, heuristic, weight, share
-    if weight is not None:
-        plan.append(("wastar", heuristic, weight, 0.5))
-    elif start.n_cells <= MAX_EXACT_CELLS:
-        exact = exact_algorithm(start, goal_board, metric)
-        plan.append((exact, None if exact == "pdb" else heuristic, None, 0.5))
-    # then equal slices of what is left: a weight that stalls on this board gives way to the next one
-    plan += [("wastar", None, w, 1 / (len(FALLBACK_WEIGHTS) - i)) for i, w in enumerate(FALLBACK_WEIGHTS)]
     failure: SearchLimitExceeded | ProblemTooLargeError | None = None
-    for step, step_heuristic, step_weight, share in plan:
-        left = deadline - time.monotonic()
-        if left <= 0.01:
-            break
+
+    def attempt(
+        step: str, step_heuristic: str | None, step_weight: float | None, share: float
+    ) -> Solution | None:
+        nonlocal failure
+        left = max(deadline - time.monotonic(), 0.01)  # the constructive step runs even with no time left
         limits = Limits(max_seconds=left * share, max_memory_mb=max_memory_mb)
         try:
             return solve(
@@ -309,9 +307,29 @@ def solve_within(
             )
         except (SearchLimitExceeded, ProblemTooLargeError) as exc:
             failure = exc
+            return None
+
+    first: tuple[str, str | None, float | None] | None = None  # algorithm, heuristic, weight
+    if weight is not None:
+        first = ("wastar", heuristic, weight)
+    elif start.n_cells <= MAX_EXACT_CELLS:
+        exact = exact_algorithm(start, goal_board, metric)
+        first = (exact, None if exact == "pdb" else heuristic, None)
+    if first is not None and (found := attempt(*first, 0.5)) is not None:
+        return found
+    fallback = attempt("constructive", None, None, 1.0)
+    # then equal slices of what is left: a weight that stalls on this board gives way to the next one
+    for i, step_weight in enumerate(FALLBACK_WEIGHTS):
+        if deadline - time.monotonic() <= 0.01:
+            break
+        found = attempt("wastar", None, step_weight, 1 / (len(FALLBACK_WEIGHTS) - i))
+        if found is not None:
+            return found if fallback is None or found.length <= fallback.length else fallback
+    if fallback is not None:
+        return fallback
     raise SearchLimitExceeded(
         f"no solution found for this {start.width}x{start.height} board within {seconds:g} s "
-        "(exact search and weighted A* all ran out of time)",
+        "(exact search, the constructive solver and weighted A* all failed)",
         stats=getattr(failure, "stats", None),
         limit="max_seconds",
     )
@@ -442,8 +460,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @app.post("/api/solve", response_model=SolveResponse, tags=["solving"])
     async def solve(request: SolveRequest) -> dict[str, Any]:
         """Solve the board: the ``npuzzle solve --json`` object. ``max_seconds`` is clamped to the server's
-        cap; ``auto`` falls back to non-optimal methods in time (see ``optimal``); a 422 when nothing was
-        found in time."""
+        cap; ``auto`` falls back to non-optimal methods in time (see ``optimal``) and always answers a
+        solvable board; a 422 when an algorithm named in the request found nothing in time."""
         start, goal_board = board_from(request)
         check_solve_size(start)
         budget = min(request.max_seconds or settings.default_seconds, settings.max_seconds)

@@ -63,10 +63,13 @@ class SolveRequest(BoardRequest):
         },
     )
 
-    algorithm: Literal["auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy"] = Field(
-        default="auto",
-        description="`auto` tries the fastest exact method, then falls back to weighted A* and greedy "
-        "best-first within the time cap (the answer says whether it is optimal).",
+    algorithm: Literal["auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy", "constructive"] = (
+        Field(
+            default="auto",
+            description="`auto` tries the fastest exact method, then falls back to the constructive solver and "
+            "weighted A* within the time cap, and always answers a solvable board (the answer says whether it "
+            "is optimal). `constructive` alone: milliseconds on any board, far from optimal.",
+        )
     )
     heuristic: Literal["misplaced", "manhattan", "linear-conflict"] | None = None
     weight: float | None = Field(
