@@ -7,10 +7,11 @@ until at most 3×3 cells are left, then finishes that rectangle optimally with t
   the goal's blank cell (so any layout works: the blank's home may be in a corner, an edge or the middle).
   The longer side is shortened first, from the end farther from the blank's home; a region 2 cells deep is
   shortened along its length (the 2×N case: columns of two).
-* A line of length ``L`` is filled from one end. Its first ``L - 2`` tiles go straight home: the tile walks
-  a shortest path over the free cells and, before each of its steps, the blank walks a shortest path to the
-  cell ahead of it without crossing the tile. The free cells (the region minus what is fixed) stay
-  2-connected, so that walk always exists.
+* A line of length ``L`` is filled from one end. Its first ``L - 2`` tiles go straight home: the tile's
+  route over the free cells is the one needing the fewest blank moves (an A* over the tile's cell and the
+  side the blank is on, so it prefers staircases, 3 moves per cell, to straight runs, 5), and before each
+  of its steps the blank walks a shortest path to the cell ahead of it without crossing the tile. The free
+  cells (the region minus what is fixed) stay 2-connected, so that walk always exists.
 * The last two (``a`` then ``b`` along the line): tile ``a`` goes to ``b``'s cell; then, if tile ``b`` is
   far away, it goes to the cell beside that one, one step inside the region, and two moves rotate both home
   (the classic last-two-of-a-line trick). If tile ``b`` is near (inside the 2 × 3 *window* at the end of the
@@ -19,8 +20,8 @@ until at most 3×3 cells are left, then finishes that rectangle optimally with t
   interchangeable, every such arrangement is reachable.
 * A post-pass drops a move immediately followed by its inverse.
 
-Costs (pure Python, one core): an 8×8 in a few milliseconds, a 20×20 in well under a second; figures in
-BENCHMARKS.md, "Constructive solver". Lengths are far above optimal (about 2-3× on 4×4 and growing with
+Costs (pure Python, one core): an 8×8 in tens of milliseconds, a 20×20 in about half a second; figures in
+BENCHMARKS.md, "Constructive solver". Lengths are far above optimal (about 1.6× on 4×4, and growing with
 the size; see the benchmark) but every answer replays to the goal.
 
 >>> from npuzzle.board import Board
@@ -31,6 +32,7 @@ the size; see the benchmark) but every answer replays to the goal.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -43,6 +45,11 @@ from ..solution import SearchStats, Solution
 from ..solvability import is_solvable
 
 FINISH_SIDE = 3  # regions of at most 3×3 cells (181,440 states) are finished optimally by IDA*
+# Moves per cell a tile travels, as the route search estimates them: at least 3 (every push but the first
+# needs the blank to come round from behind: 2 moves, then the push), 5 on a straight run. 3 keeps the
+# estimate admissible (cheapest routes) but explores widely; 4 is 2.5x faster on a 20×20 for 1% longer
+# answers (bench/bench_constructive.py).
+PUSH_ESTIMATE = 4
 WINDOW_DEPTH = 3  # the last-two window: 2 cells along the line × 3 cells inwards (6 cells, 120 placements)
 
 
@@ -109,9 +116,79 @@ class _Work:
         for cell in route:
             self.step(cell)
 
+    def around(self, tile: int, side: int) -> dict[int, int]:
+        """Blank moves from ``side`` (any free cell, usually a neighbour of ``tile``) to each other free
+        neighbour of ``tile``, not crossing it: breadth-first, stopping once every side is reached."""
+        sides = {c for c in self.neighbours[tile] if not self.fixed[c] and c != side}
+        dist = {side: 0}
+        out: dict[int, int] = {}
+        queue = deque((side,))
+        while queue and len(out) < len(sides):
+            cell = queue.popleft()
+            for nxt in self.neighbours[cell]:
+                if nxt in dist or self.fixed[nxt] or nxt == tile:
+                    continue
+                dist[nxt] = dist[cell] + 1
+                if nxt in sides:
+                    out[nxt] = dist[nxt]
+                queue.append(nxt)
+        return out
+
+    def route(self, home: int, target: int) -> list[int] | None:
+        """The cells a tile walks through to ``target``, cheapest in blank moves: A* over (tile cell,
+        blank cell beside it). A push costs 1; taking the blank to another side costs its walk around the
+        tile. The estimate is ``PUSH_ESTIMATE * m - 2`` (``m`` the taxicab distance left): see there."""
+        start = self.where[home]
+        if start == target:
+            return []
+        width = self.width
+        target_row, target_col = divmod(target, width)
+
+        def estimate(cell: int) -> int:
+            row, col = divmod(cell, width)
+            m = abs(row - target_row) + abs(col - target_col)
+            return PUSH_ESTIMATE * m - 2 if m else 0
+
+        first = self.around(start, self.blank)  # the blank's walks to each side of the tile
+        if self.blank in self.neighbours[start]:
+            first[self.blank] = 0
+        best: dict[tuple[int, int], int] = {}
+        parent: dict[tuple[int, int], tuple[int, int] | None] = {}
+        heap: list[tuple[int, int, int, int]] = []
+        for side, cost in first.items():
+            best[(start, side)] = cost
+            parent[(start, side)] = None
+            heapq.heappush(heap, (cost + estimate(start), cost, start, side))
+        memo: dict[tuple[int, int], dict[int, int]] = {}
+        while heap:
+            _, cost, tile, side = heapq.heappop(heap)
+            if cost > best[(tile, side)]:
+                continue
+            if tile == target:
+                cells = []
+                state: tuple[int, int] | None = (tile, side)
+                while state is not None:
+                    cells.append(state[0])
+                    state = parent[state]
+                out: list[int] = []
+                for cell in reversed(cells):  # a tile cell repeats while the blank goes around
+                    if not out or out[-1] != cell:
+                        out.append(cell)
+                return out[1:]
+            moves = memo.get((tile, side))
+            if moves is None:
+                moves = memo[(tile, side)] = self.around(tile, side)
+            options = [((side, tile), cost + 1), *(((tile, s), cost + d) for s, d in moves.items())]
+            for state, new_cost in options:
+                if new_cost < best.get(state, new_cost + 1):
+                    best[state] = new_cost
+                    parent[state] = (tile, side)
+                    heapq.heappush(heap, (new_cost + estimate(state[0]), new_cost, *state))
+        return None
+
     def tile_to(self, home: int, target: int) -> None:
-        """Bring the tile whose home is ``home`` to ``target`` over free cells."""
-        route = self.path(self.where[home], frozenset((target,)))
+        """Bring the tile whose home is ``home`` to ``target`` over free cells (along :meth:`route`)."""
+        route = self.route(home, target)
         if route is None:
             raise RuntimeError(f"constructive solver: no path for tile {home} to cell {target}")
         for cell in route:
