@@ -89,10 +89,13 @@ def test_layouts_replay_to_the_goal(layout: str, width: int, height: int) -> Non
 
 
 @settings(max_examples=60, deadline=None)
-@given(target=goals(max_side=12), seed=st.integers(0, 2**32 - 1))
-def test_any_size_any_goal(target: Board, seed: int) -> None:
+@given(target=goals(max_side=12), seed=st.integers(0, 2**32 - 1), variant=st.sampled_from([0, 0, 1, 2**31]))
+def test_any_size_any_goal(target: Board, seed: int, variant: int) -> None:
     start = shuffle(target, seed)
     assert solve_constructive(start, target).replay() == target
+    values = [target.cell_of(label) for label in start.tiles]
+    cells = constructive_cells(values, target.width, target.height, target.blank_cell, variant)
+    assert replay_cells(values, target.width, target.blank_cell, cells) == list(range(target.n_cells))
 
 
 @settings(max_examples=25, deadline=None)
@@ -103,6 +106,22 @@ def test_multi_metric_slides_replay(target: Board, seed: int) -> None:
     multi = solve_constructive(start, target, metric="multi")
     assert multi.replay() == target and multi.metric == "multi"
     assert multi.length <= single.length
+
+
+def test_variants_all_replay_and_tries_keeps_the_shortest() -> None:
+    target = goal("spiral", 7, 6)
+    start = shuffle(target, 4)
+    values = [target.cell_of(label) for label in start.tiles]
+    lengths = []
+    for variant in range(6):
+        cells = constructive_cells(values, 7, 6, target.blank_cell, variant)
+        assert replay_cells(values, 7, target.blank_cell, cells) == list(range(42))
+        lengths.append(len(cells))
+    assert len(set(lengths)) > 1
+    best = solve_constructive(start, target, tries=6)
+    assert best.replay() == target and best.length == min(lengths) and best.stats.iterations == 6
+    with pytest.raises(ValueError, match="tries"):
+        solve_constructive(start, target, tries=0)
 
 
 def test_solved_board_needs_no_moves() -> None:

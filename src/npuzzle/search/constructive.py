@@ -33,6 +33,7 @@ the size; see the benchmark) but every answer replays to the goal.
 from __future__ import annotations
 
 import heapq
+import random
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -273,26 +274,44 @@ def _finish(work: _Work, top: int, bottom: int, left: int, right: int) -> None:
         work.step(cells[int(step)])
 
 
-def constructive_cells(values: Sequence[int], width: int, height: int, blank_home: int) -> list[int]:
+def constructive_cells(
+    values: Sequence[int], width: int, height: int, blank_home: int, variant: int = 0
+) -> list[int]:
     """The cells the blank moves to, one cell at a time, taking canonical ``values`` (``values[cell]`` =
-    home cell, blank value ``blank_home``) to ``0, 1, ..., N-1``. The position must be solvable."""
+    home cell, blank value ``blank_home``) to ``0, 1, ..., N-1``. The position must be solvable.
+
+    ``variant`` 0 peels the side farther from the blank's home and fills each line from its low end
+    (left, top); any other number draws those choices at random from that seed (among the sides that
+    keep the blank's home inside), giving another answer of about the same length: the best of a few
+    variants is shorter than any one (see :func:`solve_constructive`'s ``tries``)."""
     if width < 2 or height < 2:
         raise BoardFormatError(f"the constructive solver needs at least 2×2 cells, got {width}x{height}")
     work = _Work(values, width, height, blank_home)
     start_blank = work.blank
+    rng = random.Random(variant) if variant else None
     blank_row, blank_col = divmod(blank_home, width)
     top, bottom, left, right = 0, height, 0, width  # the region: rows top..bottom-1, columns left..right-1
     while bottom - top > FINISH_SIDE or right - left > FINISH_SIDE:
         if bottom - top >= right - left:  # a row: peel the one farther from the blank's home
-            row = top if blank_row - top >= bottom - 1 - blank_row else bottom - 1
+            first = blank_row - top >= bottom - 1 - blank_row
+            if rng is not None and top < blank_row < bottom - 1:
+                first = rng.random() < 0.5
+            row = top if first else bottom - 1
             line = [row * width + col for col in range(left, right)]
-            _fill_line(work, line, width if row == top else -width)
-            top, bottom = (top + 1, bottom) if row == top else (top, bottom - 1)
+            if rng is not None and rng.random() < 0.5:
+                line.reverse()
+            _fill_line(work, line, width if first else -width)
+            top, bottom = (top + 1, bottom) if first else (top, bottom - 1)
         else:
-            col = left if blank_col - left >= right - 1 - blank_col else right - 1
+            first = blank_col - left >= right - 1 - blank_col
+            if rng is not None and left < blank_col < right - 1:
+                first = rng.random() < 0.5
+            col = left if first else right - 1
             line = [row * width + col for row in range(top, bottom)]
-            _fill_line(work, line, 1 if col == left else -1)
-            left, right = (left + 1, right) if col == left else (left, right - 1)
+            if rng is not None and rng.random() < 0.5:
+                line.reverse()
+            _fill_line(work, line, 1 if first else -1)
+            left, right = (left + 1, right) if first else (left, right - 1)
     _finish(work, top, bottom, left, right)
     return cancel_inverses(start_blank, work.cells)
 
@@ -352,14 +371,17 @@ def labels_of(values: Sequence[int], goal_board: Board, cells: Sequence[int], me
 
 
 def solve_constructive(
-    board: Board, goal: str | Board | None = "classic", metric: str = "single"
+    board: Board, goal: str | Board | None = "classic", metric: str = "single", tries: int = 1
 ) -> Solution:
     """Solve ``board`` to ``goal`` by the constructive method (see the module docstring): always an answer,
     in milliseconds, never a guarantee of optimality. Raises :class:`UnsolvableError` first when the
-    board cannot reach the goal. In the multi-tile metric, runs of single moves in one direction become
-    one slide."""
+    board cannot reach the goal. ``tries`` > 1 runs that many variants (:func:`constructive_cells`) and
+    keeps the shortest: 9 tries save about 5% of the moves for 9× the time. In the multi-tile metric, runs
+    of single moves in one direction become one slide."""
     if metric not in ("single", "multi"):
         raise ValueError(f"unknown metric {metric!r}; choose single or multi")
+    if tries < 1:
+        raise ValueError(f"tries must be at least 1, got {tries!r}")
     goal_board = goal_for(board, goal)
     if not is_solvable(board, goal_board):
         raise UnsolvableError(
@@ -368,11 +390,18 @@ def solve_constructive(
         )
     t0 = time.perf_counter()
     values = to_canonical(board, goal_board)
-    cells = constructive_cells(values, board.width, board.height, goal_board.blank_cell)
+    blank_home = goal_board.blank_cell
+    cells = min(
+        (
+            constructive_cells(values, board.width, board.height, blank_home, variant)
+            for variant in range(tries)
+        ),
+        key=len,
+    )
     if metric == "multi":
-        cells = to_slides(values.index(goal_board.blank_cell), cells)
+        cells = to_slides(values.index(blank_home), cells)
     moves = labels_of(values, goal_board, cells, metric)
-    stats = SearchStats(seconds=time.perf_counter() - t0)
+    stats = SearchStats(seconds=time.perf_counter() - t0, iterations=tries)
     return Solution(board, goal_board, moves, False, "constructive", None, stats, metric)
 
 
