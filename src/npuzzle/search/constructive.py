@@ -21,7 +21,7 @@ until at most 3×3 cells are left, then finishes that rectangle optimally with t
 * A post-pass drops a move immediately followed by its inverse.
 
 Costs (pure Python, one core): an 8×8 in tens of milliseconds, a 20×20 in about half a second; figures in
-BENCHMARKS.md, "Constructive solver". Lengths are far above optimal (about 1.6× on 4×4, and growing with
+BENCHMARKS.md, "Constructive solver". Lengths are far above optimal (about 1.8× on 4×4, and growing with
 the size; see the benchmark) but every answer replays to the goal.
 
 >>> from npuzzle.board import Board
