@@ -4,7 +4,8 @@
     python bench/bench_pdb.py --partition 7-8 --set hardest     # the 17 80-movers
     python bench/bench_pdb.py --partition 6-6-3 --layout snake  # same instances mapped to another layout
 
-Times are CPU seconds of this process (``time.process_time``), one core. Tables are built into
+Times are CPU seconds of this process (``time.process_time``), one core, after an untimed warm-up solve (JIT
+compilation or loading its cache is not counted). Tables are built into
 ``$NPUZZLE_CACHE`` (default: the user cache) if missing, and the build time is reported.
 Another layout whose blank sits in a corner is reached by the board symmetry taking Korf's blank cell (0)
 to the layout's blank cell, then relabelling so Korf's goal becomes that layout: optimal lengths must not
@@ -94,7 +95,7 @@ def main() -> None:
         print(f"{i:3d} {length:3d} {dt:8.3f} s {sol.stats.generated:>13,} nodes", flush=True)
     del tables
     print(
-        f"{args.set} {args.layout} {part.label}{'' if args.no_reflect else '+reflection'}: "
+        f"{args.set} {args.layout} {sol.heuristic}: "
         f"{len(times)} solved optimally, total {sum(times):.1f} s, median {statistics.median(times):.3f} s, "
         f"max {max(times):.2f} s, mean nodes {statistics.mean(nodes):,.0f} generated "
         f"({statistics.mean(expanded):,.0f} expanded), median nodes {statistics.median(nodes):,.0f}, "

@@ -119,7 +119,9 @@ def test_standard_partitions_cover_the_board() -> None:
     assert standard_partition(3, 3, 8).sizes == (8,)  # one exact table
     assert standard_partition(5, 2, 9).sizes == (9,)
     assert standard_partition(5, 5, 24, "6-6-6-6").sizes == (6, 6, 6, 6)
-    assert standard_partition(4, 4, 0).reflectable() and not standard_partition(4, 4, 3).reflectable()
+    reflectable = [cell for cell in range(16) if standard_partition(4, 4, cell).reflectable()]
+    assert reflectable == [0, 3, 5, 6, 9, 10, 12, 15]  # the two diagonals
+    assert not standard_partition(5, 2, 0).reflectable()
 
 
 def test_bad_partitions_are_refused() -> None:
@@ -246,6 +248,28 @@ def test_pdb_idastar_without_jit_is_optimal() -> None:
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=300)
+
+
+def test_anti_diagonal_reflection_is_admissible_and_optimal() -> None:
+    """Blank home in the top-right corner: the state is also read reflected about the anti-diagonal."""
+    from npuzzle.search.pdb_backend import solve_canonical
+
+    dist = bfs_distances(3, 3, 2)
+    p = standard_partition(3, 3, 2, "4-4")
+    assert p.reflectable() and pdb.reflection_cells(3, 3, 2) == [8, 5, 2, 7, 4, 1, 6, 3, 0]
+    tables = PartitionTables(p, build_partition(p))
+    dbs = tables.databases()
+    rng = random.Random(7)
+    states = rng.sample(sorted(dist), 3000)
+    gained = 0
+    for state in states:
+        h, hr = additive_value(dbs, state), additive_value(dbs, state, reflect=True)
+        assert h <= hr <= dist[state]
+        gained += hr > h
+    assert gained > 0  # the reflection adds information
+    for state in states[:30]:
+        cells, _ = solve_canonical(state, tables, reflect=True)
+        assert len(cells) == dist[state]
 
 
 def test_pdb_idastar_is_exact_on_2x5() -> None:

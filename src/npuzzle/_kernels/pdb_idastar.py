@@ -5,10 +5,10 @@ there, the blank is ``blank_home``; ``pos`` int8 (n_cells,), ``pos[home]`` = cel
 
 Heuristic: ``sum over groups g of table[offsets[g] + rank of g's placement]`` (all groups' tables in one
 uint8 array, as stored on disk). A move changes one tile, so only its
-group is looked up again. With ``reflect`` the state is also read reflected about the main diagonal
-(``tmap[cell]`` = transposed cell; the tile with home ``x`` at cell ``c`` reads as the tile with home
+group is looked up again. With ``reflect`` the state is also read reflected about a diagonal
+(``tmap[cell]`` = reflected cell; the tile with home ``x`` at cell ``c`` reads as the tile with home
 ``tmap[x]`` at ``tmap[c]``) and the heuristic is the max of the two sums. Both are admissible because the
-reflected problem has the same distance (the goal's blank lies on the diagonal, checked by the caller).
+reflected problem has the same distance (the goal's blank lies on that diagonal, checked by the caller).
 
 The search stack lives in caller-owned arrays, so the kernel can stop after ``budget`` generated nodes and
 be called again to resume exactly where it stopped (Python checks time and node limits in between):
@@ -286,7 +286,9 @@ def search(
     expanded = 0
     status = RUNNING
     if depth == 0 and next_dir[0] == 0:  # a fresh iteration: read the root's children ahead
-        read_ahead(state, neighbours, blank_cells[0], -1, group_of, sparse, sparse_offsets, stride, idx, saved[0])
+        read_ahead(
+            state, neighbours, blank_cells[0], -1, group_of, sparse, sparse_offsets, stride, idx, saved[0]
+        )
     while generated < budget:
         d = depth
         di = next_dir[d]

@@ -132,6 +132,25 @@ def transpose_cells(width: int, height: int) -> list[int] | None:
     return [(cell % width) * width + cell // width for cell in range(width * height)]
 
 
+def reflection_cells(width: int, height: int, blank_cell: int) -> list[int] | None:
+    """``t[cell]`` reflecting about a diagonal through ``blank_cell`` (the main one first), else ``None``.
+
+    Such a reflection maps the goal with its blank on ``blank_cell`` to itself, so a state and its reflection
+    are equally far from it.
+
+    >>> reflection_cells(2, 2, 0), reflection_cells(2, 2, 1), reflection_cells(3, 2, 0)
+    ([0, 2, 1, 3], [3, 1, 2, 0], None)
+    """
+    main = transpose_cells(width, height)
+    if main is None:
+        return None
+    if main[blank_cell] == blank_cell:
+        return main
+    n = width
+    anti = [(n - 1 - cell % n) * n + (n - 1 - cell // n) for cell in range(n * n)]
+    return anti if anti[blank_cell] == blank_cell else None
+
+
 @dataclass(frozen=True)
 class Partition:
     """Disjoint patterns (tuples of home cells) covering every cell but ``blank_cell``.
@@ -175,9 +194,8 @@ class Partition:
         return sum(n_placements(self.width * self.height, len(g)) for g in self.groups)
 
     def reflectable(self) -> bool:
-        """True when reflecting about the main diagonal keeps the goal (square board, blank on the diagonal)."""
-        t = transpose_cells(self.width, self.height)
-        return t is not None and t[self.blank_cell] == self.blank_cell
+        """True when a reflection keeps the goal: square board, blank on a diagonal (:func:`reflection_cells`)."""
+        return reflection_cells(self.width, self.height, self.blank_cell) is not None
 
 
 def _chunk(cells: Sequence[int], sizes: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -294,9 +312,15 @@ def additive_value(tables: Sequence[PatternDatabase], state: Sequence[int], refl
     """Pure-Python reference of the IDA* heuristic: the tables' sum, or the max with the reflected sum."""
     total = sum(t.lookup(state) for t in tables)
     if reflect and tables:
-        t = transpose_cells(tables[0].width, tables[0].height)
+        covered = {c for tab in tables for c in tab.pattern}
+        uncovered = [c for c in range(len(state)) if c not in covered]  # the goal's blank, for a partition
+        t = None
+        if len(uncovered) == 1:
+            t = reflection_cells(tables[0].width, tables[0].height, uncovered[0])
         if t is None:
-            raise ProblemTooLargeError("reflection needs a square board")
+            raise ProblemTooLargeError(
+                "reflection needs a square board whose goal has its blank on a diagonal"
+            )
         mirrored = [0] * len(state)
         for cell, home in enumerate(state):
             mirrored[t[cell]] = t[int(home)]
@@ -307,7 +331,7 @@ def additive_value(tables: Sequence[PatternDatabase], state: Sequence[int], refl
 def build_table(
     width: int, height: int, pattern: Sequence[int], progress: ProgressFn | None = None
 ) -> np.ndarray:
-    """Build one pattern's table with the numba kernel; uint8 array (n_placements,)."""
+    """Build one pattern's table with the numba kernel (each layer on all cores); uint8 array (n_placements,)."""
     from .._kernels import pdb_build
 
     n = width * height
@@ -440,6 +464,7 @@ __all__ = [
     "neighbour_table",
     "rank_placement",
     "reference_table",
+    "reflection_cells",
     "standard_partition",
     "timed_build",
     "transpose_cells",

@@ -33,8 +33,8 @@ from ..heuristics.pdb import (
     bit_tables,
     build_memory_bytes,
     neighbour_table,
+    reflection_cells,
     standard_partition,
-    transpose_cells,
 )
 from ..solution import SearchStats, Solution
 from ..solvability import is_solvable
@@ -180,7 +180,7 @@ def _prepare(tables: PartitionTables, reflect: bool) -> _Prepared:
     flat = np.asarray(tables.values).view(np.ndarray)
     flat.flags.writeable = False  # one array type whether mapped or freshly built
     sparse, sparse_offsets = sparse_tables(tables)
-    t = transpose_cells(partition.width, partition.height)
+    t = reflection_cells(partition.width, partition.height, partition.blank_cell)
     return _Prepared(
         table=flat,
         offsets=tables.offsets,
@@ -219,7 +219,7 @@ def solve_pdb(
 
     ``partition``: a :class:`Partition`, a name (``"7-8"``, ``"6-6-3"``, ``"5-5-5"``, ``"auto"``, sizes
     like ``"6-6-6-6"``) or ``None`` (best present, see the module docstring). ``reflect``: also read the
-    tables reflected about the main diagonal (default: whenever the goal's blank lies on it).
+    tables reflected about a diagonal through the goal's blank (default: whenever the blank lies on one).
     ``build=False`` raises :class:`~npuzzle.errors.TableMissingError` instead of building.
     """
     if metric != "single":
