@@ -11,12 +11,6 @@ from npuzzle.batch import parse_jobs, parse_line, run_job, solve_file
 from npuzzle.board import Board
 from npuzzle.goals import classic
 
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path_factory.getbasetemp() / "pdb-cache"))
-
-
 FILE = """# a comment line
 1 2 3 4 5 6 7 0 8
 

@@ -7,7 +7,6 @@ import os
 import random
 import subprocess
 import sys
-from collections import deque
 from pathlib import Path
 
 import numpy as np
@@ -29,42 +28,15 @@ from npuzzle.heuristics.pdb import (
     unrank_placement,
 )
 from npuzzle.search.limits import Limits
+from oracle import canonical_distances
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-KORF = DATA / "korf100.txt"
+KORF = Path(__file__).resolve().parent / "data" / "korf100.txt"  # copied from shared/data (Korf 1985)
 N_STATES_3X3 = 181_440  # 9!/2
-
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path_factory.getbasetemp() / "pdb-cache"))
-
-
-def bfs_distances(width: int, height: int, blank_home: int) -> dict[tuple[int, ...], int]:
-    """Exact distances of every canonical state to the identity goal (small boards only)."""
-    n = width * height
-    nb = pdb.neighbour_table(width, height)
-    start = tuple(range(n))
-    dist = {start: 0}
-    queue = deque([(start, blank_home)])
-    while queue:
-        state, b = queue.popleft()
-        d = dist[state]
-        for t in nb[b]:
-            if t < 0:
-                continue
-            s = list(state)
-            s[b], s[t] = s[t], s[b]
-            key = tuple(s)
-            if key not in dist:
-                dist[key] = d + 1
-                queue.append((key, int(t)))
-    return dist
 
 
 @pytest.fixture(scope="module")
 def bfs_3x3() -> dict[tuple[int, ...], int]:
-    return bfs_distances(3, 3, 8)
+    return canonical_distances(3, 3, 8)
 
 
 # -- ranking -------------------------------------------------------------------------------------------
@@ -254,7 +226,7 @@ def test_anti_diagonal_reflection_is_admissible_and_optimal() -> None:
     """Blank home in the top-right corner: the state is also read reflected about the anti-diagonal."""
     from npuzzle.search.pdb_backend import solve_canonical
 
-    dist = bfs_distances(3, 3, 2)
+    dist = canonical_distances(3, 3, 2)
     p = standard_partition(3, 3, 2, "4-4")
     assert p.reflectable() and pdb.reflection_cells(3, 3, 2) == [8, 5, 2, 7, 4, 1, 6, 3, 0]
     tables = PartitionTables(p, build_partition(p))
