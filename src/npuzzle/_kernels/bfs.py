@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from ._jit import njit
-from .moves import slide
+from .moves import SINGLE, max_step, replay_cells, slide
 from .rank import factorials, rank_state
 
 ROOT_A = 127
@@ -135,6 +135,109 @@ def trace(
     return n
 
 
+@njit
+def _meet_path(
+    parent: np.ndarray,
+    c: int,
+    side_b: bool,
+    visited: np.ndarray,
+    blank_home: int,
+    width: int,
+    fact: np.ndarray,
+    out: np.ndarray,
+    cells: np.ndarray,
+) -> int:
+    """The path through a meet (``parent`` on the expanding side, its blank moved to ``c``), written into
+    ``cells`` as blank targets from the start to the goal; returns its length. Same as :func:`bfs_path`."""
+    b = _blank_cell(parent, blank_home)
+    child = parent.copy()
+    slide(child, b, c, width)
+    first, second, middle = (child, parent, b) if side_b else (parent, child, c)
+    k1 = trace(first, visited, blank_home, width, fact, out)
+    cells[:k1] = out[:k1]
+    cells[k1] = middle
+    k2 = trace(second, visited, blank_home, width, fact, out)
+    cells[k1 + 1 : k1 + 1 + k2] = out[:k2]
+    return k1 + 1 + k2
+
+
+@njit
+def bfs_batch(
+    starts: np.ndarray,
+    blank_home: int,
+    width: int,
+    metric: int,
+    nbrs: np.ndarray,
+    n_nbrs: np.ndarray,
+    fact: np.ndarray,
+    bidirectional: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Shortest paths from every row of ``starts`` (``[m, n_cells]`` canonical states, all solvable) to
+    ``arange(n_cells)``, by the same layers as :func:`bfs_path` (which side grows next, meets, tracing).
+
+    ``nbrs``/``n_nbrs`` are ``metric``'s tables, ``fact`` is ``factorials(n_cells - 1)``. Returns
+    ``(lengths int32[m], ok bool[m])``: ``lengths[i] = -1`` if the search ran dry (unsolvable start);
+    ``ok[i]`` iff the path replays to the goal inside the kernel (single-tile steps only when ``metric ==
+    SINGLE``). One ``visited`` array (``n!/2`` bytes) and one frontier store per side are reused, so the
+    store holds every state a side has reached, layer after layer (``lo:hi`` is the current layer).
+    """
+    m, n = starts.shape
+    n_states = n * fact[n - 1] // 2
+    lengths = np.full(m, -1, dtype=np.int32)
+    ok = np.zeros(m, dtype=np.bool_)
+    goal = np.arange(n).astype(starts.dtype)
+    visited = np.zeros(n_states, dtype=np.uint8)
+    store_a = np.empty((n_states, n), dtype=starts.dtype)
+    store_b = np.empty((n_states, n), dtype=starts.dtype)
+    meet = np.zeros(2, dtype=np.int64)
+    out = np.zeros(n_states, dtype=np.int64)
+    cells = np.zeros(n_states, dtype=np.int64)
+    for i in range(m):
+        start = starts[i]
+        if rank_state(start, blank_home, fact) == rank_state(goal, blank_home, fact):
+            lengths[i] = 0
+            ok[i] = True
+            continue
+        visited[:] = 0
+        visited[rank_state(start, blank_home, fact)] = ROOT_A
+        visited[rank_state(goal, blank_home, fact)] = ROOT_B
+        store_a[0] = start
+        store_b[0] = goal
+        lo_a, hi_a, lo_b, hi_b = 0, 1, 0, 1
+        while True:
+            side_b = bidirectional and hi_b - lo_b < hi_a - lo_a
+            store = store_b if side_b else store_a
+            lo, hi = (lo_b, hi_b) if side_b else (lo_a, hi_a)
+            if hi == lo:  # dry: cannot happen for a solvable start
+                break
+            n_next = bfs_layer(
+                store[lo:hi],
+                hi - lo,
+                store[hi:],
+                visited,
+                side_b,
+                blank_home,
+                width,
+                nbrs,
+                n_nbrs,
+                fact,
+                meet,
+            )
+            if n_next < 0:
+                parent = store[lo + meet[0]].copy()
+                length = _meet_path(parent, meet[1], side_b, visited, blank_home, width, fact, out, cells)
+                lengths[i] = length
+                ok[i] = replay_cells(start, cells, length, blank_home, width) and (
+                    metric != SINGLE or max_step(cells, length, _blank_cell(start, blank_home), width) <= 1
+                )
+                break
+            if side_b:
+                lo_b, hi_b = hi_b, hi_b + n_next
+            else:
+                lo_a, hi_a = hi_a, hi_a + n_next
+    return lengths, ok
+
+
 def _capacity(n_cur: int, degree: int, remaining: int) -> int:
     return max(1, min(n_cur * degree, remaining))
 
@@ -243,6 +346,7 @@ __all__ = [
     "ROOT_B",
     "SIDE_B",
     "UNSEEN_DEPTH",
+    "bfs_batch",
     "bfs_layer",
     "bfs_path",
     "depth_layer",
