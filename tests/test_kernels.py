@@ -310,6 +310,16 @@ for w, h in ((2, 2), (3, 2)):
             for s in states:
                 cells, _ = run_canonical(list(s), w, h, w * h - 1, Plan(alg, heur_m, None), metric)
                 out[f"{w}x{h} {alg} {heur_m} {metric} {s}"] = cells
+    import numpy as np
+    from npuzzle._kernels.bfs import bfs_batch
+    from npuzzle._kernels.moves import neighbour_table
+    from npuzzle._kernels.rank import factorials
+    starts = np.array(states, dtype=np.uint8)
+    for metric in (0, 1):
+        nbrs, n_nbrs, _ = neighbour_table(w, h, metric)
+        for bidirectional in (True, False):
+            lengths, ok = bfs_batch(starts, w * h - 1, w, metric, nbrs, n_nbrs, factorials(w * h - 1), bidirectional)
+            out[f"{w}x{h} bfs_batch {metric} {bidirectional}"] = [lengths.tolist(), ok.tolist()]
 print(json.dumps(out))
 """
 
