@@ -1,7 +1,7 @@
 """Compile every search kernel by running each once on a tiny board (``npuzzle warmup``).
 
 With ``cache=True`` the machine code lands next to the sources, so later processes start fast. Pattern
-database kernels are warmed by their own module when present.
+database kernels compile when their tables are first used (``npuzzle pdb build`` or a 4×4 solve).
 """
 
 from __future__ import annotations
@@ -15,9 +15,12 @@ import numpy as np
 def warmup() -> dict[str, float]:
     """Run each algorithm × metric once on 2×2 and 3×3 boards (and a board over 20 cells for the hashed A*
     keys and the 16-bit heuristic tables); returns seconds per step."""
+    from .bfs import bfs_batch
+    from .generate import warmup as warmup_generate
     from .heuristics import CROSSINGS, LINEAR_CONFLICT, MANHATTAN, delta_table, table_for
     from .idastar import idastar_batch, row_col_tables
     from .moves import MULTI, SINGLE, neighbour_table
+    from .rank import factorials
 
     solver = importlib.import_module("npuzzle.search.solver")
     timings: dict[str, float] = {}
@@ -53,6 +56,14 @@ def warmup() -> dict[str, float]:
             states, 8, 3, 3, kind, metric, nbrs, orient, table, delta, 64, fast, *row_col_tables(3, 3)
         )
     timings["idastar batch"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for metric in (SINGLE, MULTI):
+        nbrs, n_nbrs, _ = neighbour_table(2, 2, metric)
+        bfs_batch(np.array([[0, 3, 2, 1]], dtype=np.uint8), 3, 2, metric, nbrs, n_nbrs, factorials(3), True)
+    timings["bfs batch"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    warmup_generate()
+    timings["generate"] = time.perf_counter() - t0
     return timings
 
 
