@@ -308,9 +308,9 @@ class Board:
         """
         if label == self.blank:
             raise IllegalMoveError("cannot slide the blank itself; name the farthest tile that moves")
-        direction = self.direction_of(label) if label in self._index else None
-        if direction is None:
+        if label not in self._index:
             raise IllegalMoveError(f"tile {label} is not on this board")
+        direction = self.direction_of(label)
         tr, tc = self.position_of(label)
         br, bc = divmod(self.blank_cell, self.width)
         distance = abs(tr - br) + abs(tc - bc)

@@ -212,8 +212,8 @@ def goal_for(start: Board, layout: str | Board | Sequence[int] | None = "classic
 
 
 def _named_goal_for(start: Board, layout: str) -> Board:
-    name = ALIASES.get(layout.strip().lower().partition(":")[0], layout.strip().lower().partition(":")[0])
-    if name == "classic":
+    name = layout.strip().lower().partition(":")[0]
+    if ALIASES.get(name, name) == "classic":
         missing = _missing_number(start)
         if missing is not None and missing != start.n_cells:
             return blank_at(start.width, start.height, missing - 1, start.blank)
@@ -223,8 +223,6 @@ def _named_goal_for(start: Board, layout: str) -> Board:
     preset = goal(layout, start.width, start.height, 0)
     own = sorted(start.labels - {start.blank})
     theirs = sorted(preset.labels - {preset.blank})
-    if len(own) != len(theirs):
-        return preset  # different counts cannot happen for equal sizes; check_same_labels reports it
     mapping = {preset.blank: start.blank, **dict(zip(theirs, own, strict=True))}
     return preset.relabel(mapping, blank=start.blank)
 

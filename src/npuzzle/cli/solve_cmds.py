@@ -201,8 +201,7 @@ def _show_steps(solution: Solution, to_stderr: bool) -> None:
     from ..render.text import board_table
 
     console = Console(stderr=to_stderr)
-    boards = list(solution.boards()) if solution.length < 2000 else solution.boards()
-    for i, step in enumerate(boards):
+    for i, step in enumerate(solution.boards()):
         upcoming = solution.moves[i] if i < solution.length else None
         title = "start" if i == 0 else f"after move {i} ({solution.moves[i - 1]})"
         console.print(board_table(step, highlight=upcoming, goal=solution.goal, title=title))
