@@ -26,27 +26,10 @@ import numba
 import numpy as np
 
 from ._jit import njit, njit_parallel
+from .intrinsics import popcount as popcount_bits  # one popcnt instruction
 
 UNREACHED = 255  # table value of placements the search never reaches (only when k == n_cells - 1)
 MAX_DEPTH = 254  # deepest layer a uint8 table can hold
-
-
-def popcount_table() -> np.ndarray:
-    """uint8 (65536,): number of set bits of every 16-bit value."""
-    v = np.arange(1 << 16, dtype=np.int64)
-    out = np.zeros(1 << 16, np.uint8)
-    for b in range(16):
-        out += ((v >> b) & 1).astype(np.uint8)
-    return out
-
-
-def select_table() -> np.ndarray:
-    """uint8 (65536, 16): ``[mask, d]`` = position of the ``d``-th zero bit of the 16-bit ``mask``."""
-    out = np.full((1 << 16, 16), 255, np.uint8)
-    for mask in range(1 << 16):
-        zeros = [b for b in range(16) if not (mask >> b) & 1]
-        out[mask, : len(zeros)] = zeros
-    return out
 
 
 @njit
@@ -61,20 +44,6 @@ def rank_placement(cells: np.ndarray, n_cells: int) -> int:
             if cells[j] < c:
                 digit -= 1
         rank = rank * (n_cells - i) + digit
-    return rank
-
-
-@njit
-def rank_placement_fast(cells: np.ndarray, n_cells: int, popcount: np.ndarray) -> int:
-    """:func:`rank_placement` for ``n_cells <= 16`` with a popcount table (``popcount_table()``)."""
-    k = cells.shape[0]
-    rank = 0
-    used = 0
-    for i in range(k):
-        c = cells[i]
-        digit = c - popcount[used & ((1 << c) - 1)]
-        rank = rank * (n_cells - i) + digit
-        used |= 1 << c
     return rank
 
 
@@ -102,21 +71,6 @@ def unrank_placement(rank: int, n_cells: int, cells: np.ndarray) -> None:
 
 
 @njit
-def unrank_placement_fast(rank: int, n_cells: int, cells: np.ndarray, select: np.ndarray) -> None:
-    """:func:`unrank_placement` for ``n_cells <= 16`` with a select table (``select_table()``)."""
-    k = cells.shape[0]
-    for i in range(k - 1, -1, -1):
-        base = n_cells - i
-        cells[i] = rank % base
-        rank //= base
-    used = 0
-    for i in range(k):
-        c = np.int64(select[used, cells[i]])
-        cells[i] = c
-        used |= 1 << c
-
-
-@njit
 def _region(cell: int, free: int, width: int, not_first_col: int, not_last_col: int) -> int:
     """Bit mask of the cells connected to ``cell`` through ``free`` cells (``cell`` itself included)."""
     region = np.int64(1) << cell
@@ -130,15 +84,6 @@ def _region(cell: int, free: int, width: int, not_first_col: int, not_last_col: 
         if grown == region:
             return region
         region = grown
-
-
-@njit
-def popcount_bits(x: int) -> int:
-    """Set bits of ``0 <= x < 2**32`` by arithmetic alone (no table, so no cache traffic)."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 @njit

@@ -30,10 +30,11 @@ above the bound, the parent's remaining children are skipped.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from ._jit import njit
-from .pdb_build import unrank_placement, unrank_placement_fast
+from ._jit import njit, njit_parallel
+from .intrinsics import popcount
 
 R_DEPTH = 0  # current depth
 R_BOUND = 1  # f bound of this iteration
@@ -76,14 +77,13 @@ def group_rank_small(
     n_cells: int,
     tmap: np.ndarray,
     mirrored: bool,
-    popcount: np.ndarray,
 ) -> int:
-    """:func:`group_rank` for boards of at most 16 cells, with a uint8 (65536,) popcount table."""
+    """:func:`group_rank` for boards of at most 16 cells (the used cells fit one machine word)."""
     rank = 0
     used = 0
     for i in range(k):
         c = np.int64(tmap[pos[tmap[tiles[i]]]]) if mirrored else np.int64(pos[tiles[i]])
-        rank = rank * (n_cells - i) + c - popcount[used & ((1 << c) - 1)]
+        rank = rank * (n_cells - i) + c - popcount(used & ((1 << c) - 1))
         used |= 1 << c
     return rank
 
@@ -99,11 +99,10 @@ def lookup(
     n_cells: int,
     tmap: np.ndarray,
     mirrored: bool,
-    popcount: np.ndarray,
 ) -> int:
     """Value of group ``g`` (normal or mirrored) for the placement in ``pos``."""
     if n_cells <= 16:
-        r = group_rank_small(pos, group_tiles[g], group_size[g], n_cells, tmap, mirrored, popcount)
+        r = group_rank_small(pos, group_tiles[g], group_size[g], n_cells, tmap, mirrored)
     else:
         r = group_rank(pos, group_tiles[g], group_size[g], n_cells, tmap, mirrored)
     return np.int64(table[offsets[g] + r])
@@ -119,7 +118,6 @@ def initial_values(
     n_cells: int,
     tmap: np.ndarray,
     reflect: bool,
-    popcount: np.ndarray,
     hg: np.ndarray,
     hm: np.ndarray,
 ) -> tuple[int, int]:
@@ -127,10 +125,10 @@ def initial_values(
     total = 0
     mtotal = 0
     for g in range(group_size.shape[0]):
-        hg[g] = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False, popcount)
+        hg[g] = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False)
         total += hg[g]
         if reflect:
-            hm[g] = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, True, popcount)
+            hm[g] = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, True)
             mtotal += hm[g]
     return total, mtotal
 
@@ -148,45 +146,55 @@ def sparse_index(
 
 
 @njit
-def fill_sparse(values: np.ndarray, n_cells: int, k: int, select: np.ndarray, out: np.ndarray) -> None:
+def fill_sparse_block(values: np.ndarray, n_cells: int, k: int, first: int, out: np.ndarray) -> None:
+    """Spread the placements whose first tile stands on cell ``first`` (see :func:`fill_sparse`).
+
+    Placements are visited in lexicographic order of their cells, which is rank order (a digit grows with
+    its cell), so the rank is a counter and the writes move forward through ``out``.
+    """
+    if k == 1:
+        out[first] = values[first]
+        return
+    block = values.shape[0] // n_cells  # placements per first cell: (n_cells - 1)! / (n_cells - k)!
+    rank = first * block
+    cells = np.full(k, -1, np.int64)  # the cell chosen at each level, -1 before the first
+    prefix = np.zeros(k + 1, np.int64)  # prefix[i]: sparse index of cells[0:i]
+    taken = np.zeros(n_cells, np.bool_)
+    cells[0] = first
+    taken[first] = True
+    prefix[1] = first
+    level = 1
+    while level >= 1:
+        c = cells[level]
+        if c >= 0:
+            taken[c] = False
+        c += 1
+        while c < n_cells and taken[c]:
+            c += 1
+        if c == n_cells:
+            cells[level] = -1
+            level -= 1
+            continue
+        cells[level] = c
+        prefix[level + 1] = prefix[level] * n_cells + c
+        if level == k - 1:
+            out[prefix[k]] = values[rank]
+            rank += 1
+        else:
+            taken[c] = True
+            level += 1
+
+
+@njit_parallel
+def fill_sparse(values: np.ndarray, n_cells: int, k: int, out: np.ndarray) -> None:
     """Spread a compact table into sparse order: ``out[sparse index of p] = values[rank of p]``.
 
     ``values`` uint8 (n_cells! / (n_cells - k)!,) ranked as in :mod:`npuzzle._kernels.pdb_build`; ``out``
-    uint8 (n_cells ** k,), left as it is where a cell repeats (never read). ``select``: the select table of
-    :func:`npuzzle._kernels.pdb_build.select_table` (used when ``n_cells <= 16``).
+    uint8 (n_cells ** k,), left as it is where a cell repeats (never read). Each thread spreads the
+    placements of whole first cells, so the threads write disjoint parts of ``out``.
     """
-    cells = np.empty(k, np.int64)
-    for rank in range(values.shape[0]):
-        if n_cells <= 16:
-            unrank_placement_fast(rank, n_cells, cells, select)
-        else:
-            unrank_placement(rank, n_cells, cells)
-        index = 0
-        for i in range(k):
-            index = index * n_cells + cells[i]
-        out[index] = values[rank]
-
-
-@njit
-def group_value(
-    pos: np.ndarray,
-    table: np.ndarray,
-    offsets: np.ndarray,
-    sparse: np.ndarray,
-    sparse_offsets: np.ndarray,
-    g: int,
-    index: int,
-    group_tiles: np.ndarray,
-    group_size: np.ndarray,
-    n_cells: int,
-    tmap: np.ndarray,
-    mirrored: bool,
-    popcount: np.ndarray,
-) -> int:
-    """Value of group ``g``: ``sparse[sparse_offsets[g] + index]`` for a sparse group, else a compact lookup."""
-    if sparse_offsets[g] >= 0:
-        return np.int64(sparse[sparse_offsets[g] + index])
-    return lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, mirrored, popcount)
+    for first in numba.prange(n_cells):
+        fill_sparse_block(values, n_cells, k, first, out)
 
 
 @njit
@@ -250,7 +258,6 @@ def search(
     group_size: np.ndarray,
     tmap: np.ndarray,
     reflect: bool,
-    popcount: np.ndarray,
     blank_cells: np.ndarray,
     next_dir: np.ndarray,
     saved: np.ndarray,
@@ -330,7 +337,7 @@ def search(
         new = np.int64(saved[d, 2 + di])  # read ahead when d was entered (sparse groups)
         if new < 0:
             pos[home] = b
-            new = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False, popcount)
+            new = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False)
             pos[home] = t
         f = d + 1 + hsum + new - old
         if f > bound:
@@ -354,7 +361,7 @@ def search(
                 mnew = np.int64(sparse[sparse_offsets[gm] + mnidx])
             else:
                 pos[home] = b
-                mnew = lookup(pos, table, offsets, gm, group_tiles, group_size, n_cells, tmap, True, popcount)
+                mnew = lookup(pos, table, offsets, gm, group_tiles, group_size, n_cells, tmap, True)
                 pos[home] = t
             if msum + mnew - mold > h:
                 h = msum + mnew - mold

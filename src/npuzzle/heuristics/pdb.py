@@ -371,18 +371,6 @@ def build_table(
     return table
 
 
-_BIT_TABLES: list[np.ndarray] = []
-
-
-def bit_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' popcount and select tables (``pdb_build.popcount_table``/``select_table``), made once."""
-    from .._kernels import pdb_build
-
-    if not _BIT_TABLES:
-        _BIT_TABLES.extend([pdb_build.popcount_table(), pdb_build.select_table()])
-    return _BIT_TABLES[0], _BIT_TABLES[1]
-
-
 def neighbour_table(width: int, height: int) -> np.ndarray:
     """int8 (n_cells, 4): cell above, below, left, right, ``-1`` off the board."""
     n = width * height

@@ -30,7 +30,6 @@ from ..heuristics.pdb import (
     Partition,
     PartitionTables,
     ProgressFn,
-    bit_tables,
     build_memory_bytes,
     neighbour_table,
     reflection_cells,
@@ -41,10 +40,13 @@ from ..solvability import is_solvable
 from .limits import NO_LIMITS, Limits
 
 CHUNK_NODES = 2_000_000  # nodes per kernel call between limit checks (tens of milliseconds)
-#: Groups with at most this many sparse entries (``n_cells ** k``; 16**6 for a 6-tile 4×4 group, 16 MiB) are
-#: also held in sparse order so IDA* updates their index with one add per move; larger ones (7 and 8 tiles on
-#: a 4×4: 256 MiB and 4 GiB) are ranked compactly at each lookup.
-SPARSE_MAX_ENTRIES = 1 << 24
+#: Groups are also held in sparse order (index ``sum of cell[i] * n_cells ** (k - 1 - i)``, updated with one add
+#: per move instead of ranking the placement at every lookup), smallest first, while each has at most
+#: ``SPARSE_MAX_ENTRIES`` entries and all together at most ``SPARSE_MAX_BYTES``: on a 4×4 the 6-tile groups
+#: (16 MiB each) and the 7-tile group of 7-8 (256 MiB, spread in about a second at first use) but not its
+#: 8-tile group (4 GiB); on a 5×5 two of the four 6-tile groups (233 MiB each).
+SPARSE_MAX_ENTRIES = 1 << 28
+SPARSE_MAX_BYTES = 1 << 29
 MAX_DEPTH = 1_000  # longest solution the stack arrays hold
 FIRST_USE_PARTITION = "6-6-3"
 
@@ -128,7 +130,6 @@ class _Prepared:
     tmap: np.ndarray
     reflect: bool
     neighbours: np.ndarray
-    popcount: np.ndarray
 
 
 _SPARSE: weakref.WeakKeyDictionary[PartitionTables, tuple[np.ndarray, np.ndarray]] = (
@@ -137,7 +138,7 @@ _SPARSE: weakref.WeakKeyDictionary[PartitionTables, tuple[np.ndarray, np.ndarray
 
 
 def sparse_tables(tables: PartitionTables) -> tuple[np.ndarray, np.ndarray]:
-    """The groups with at most :data:`SPARSE_MAX_ENTRIES` sparse entries, in sparse order.
+    """The groups chosen by :data:`SPARSE_MAX_ENTRIES` and :data:`SPARSE_MAX_BYTES`, in sparse order.
 
     Returns (uint8 values, int64 (n_groups,) start of each group in them or ``-1``). Entry
     ``sum of cell[i] * n_cells ** (k - 1 - i)`` of a group is the value of the placement with its ``i``-th
@@ -152,15 +153,15 @@ def sparse_tables(tables: PartitionTables) -> tuple[np.ndarray, np.ndarray]:
     n = p.width * p.height
     starts = np.full(len(p.groups), -1, np.int64)
     total = 0
-    for g, k in enumerate(p.sizes):
-        if n**k <= SPARSE_MAX_ENTRIES:
+    for g in sorted(range(len(p.sizes)), key=lambda g: p.sizes[g]):
+        entries = n ** p.sizes[g]
+        if entries <= SPARSE_MAX_ENTRIES and total + entries <= SPARSE_MAX_BYTES:
             starts[g] = total
-            total += n**k
+            total += entries
     out = np.zeros(total, np.uint8)
-    select = bit_tables()[1]
     for db, start, k in zip(tables.databases(), starts, p.sizes, strict=True):
         if start >= 0:
-            fill_sparse(np.asarray(db.values).view(np.ndarray), n, k, select, out[start : start + n**k])
+            fill_sparse(np.asarray(db.values).view(np.ndarray), n, k, out[start : start + n**k])
     _SPARSE[tables] = (out, starts)
     return out, starts
 
@@ -193,7 +194,6 @@ def _prepare(tables: PartitionTables, reflect: bool) -> _Prepared:
         tmap=np.array(t if t is not None else range(n), np.int8),
         reflect=reflect,
         neighbours=neighbour_table(partition.width, partition.height),
-        popcount=bit_tables()[0],
     )
 
 
@@ -307,7 +307,6 @@ def _run(
         n,
         prep.tmap,
         prep.reflect,
-        prep.popcount,
         hg,
         hm,
     )
@@ -338,7 +337,7 @@ def _run(
             status = k.search(
                 state, pos, blank_home, prep.neighbours, prep.table, prep.offsets, prep.sparse,
                 prep.sparse_offsets, prep.stride, prep.group_of, prep.group_tiles, prep.group_size, prep.tmap,
-                prep.reflect, prep.popcount, blank_cells, next_dir, saved, hg, hm, idx, midx, regs, CHUNK_NODES,
+                prep.reflect, blank_cells, next_dir, saved, hg, hm, idx, midx, regs, CHUNK_NODES,
             )  # fmt: skip
             deepest = max(deepest, int(regs[k.R_DEPTH]))
             _check_limits(regs, limits, iterations, deepest, t0)
