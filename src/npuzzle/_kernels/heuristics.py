@@ -7,6 +7,8 @@ Kinds (``int`` codes passed to kernels):
 * ``LINEAR_CONFLICT`` (2): Manhattan + 2 × (for every row: tiles in their home row that must leave it so
   the rest are in home-column order, i.e. count − longest increasing subsequence; the same for columns).
 * ``CROSSINGS`` (3): admissible in the multi-tile metric (see :func:`crossings`).
+* ``MULTI_PDB`` (4): the larger of CROSSINGS and multi-tile pattern databases, admissible and consistent in
+  both metrics (see :mod:`.multi_pdb`); its ``table`` is the packed array of :func:`.multi_pdb.multi_pdb_table`.
 
 MISPLACED and MANHATTAN are additive per tile: ``table[t, c]`` is tile ``t``'s contribution when standing in
 cell ``c`` (row 0 of the blank is all zeros), so a move changes ``h`` by
@@ -20,17 +22,20 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
+from .multi_pdb import multi_pdb_table, pattern_bound
 
 MISPLACED = 0
 MANHATTAN = 1
 LINEAR_CONFLICT = 2
 CROSSINGS = 3
+MULTI_PDB = 4
 
 NAMES = {
     "misplaced": MISPLACED,
     "manhattan": MANHATTAN,
     "linear-conflict": LINEAR_CONFLICT,
     "crossings": CROSSINGS,
+    "multi-pdb": MULTI_PDB,
 }
 
 
@@ -198,10 +203,13 @@ def heuristic(
     table: np.ndarray,
     scratch: np.ndarray,
 ) -> int:
-    """``h(state)`` from scratch for any kind; ``table`` is :func:`tile_table` of MISPLACED for that kind and
-    of MANHATTAN for MANHATTAN / LINEAR_CONFLICT (ignored for CROSSINGS)."""
+    """``h(state)`` from scratch for any kind; ``table`` is :func:`table_for` that kind: :func:`tile_table` of
+    MISPLACED for MISPLACED, of MANHATTAN for MANHATTAN / LINEAR_CONFLICT, the packed pattern tables for
+    MULTI_PDB (ignored for CROSSINGS)."""
     if kind == CROSSINGS:
         return crossings(state, width, height, blank_home, scratch)
+    if kind == MULTI_PDB:
+        return max(crossings(state, width, height, blank_home, scratch), pattern_bound(state, table, scratch))
     h = 0
     for cell in range(state.shape[0]):
         h += table[state[cell], cell]
@@ -249,7 +257,10 @@ def delta_table(table: np.ndarray, nbrs: np.ndarray, n_nbrs: np.ndarray) -> np.n
 
 
 def table_for(kind: int, width: int, height: int, blank_home: int) -> np.ndarray:
-    """The per-tile table a kind's kernels need (a dummy for CROSSINGS)."""
+    """The table a kind's kernels need (a dummy for CROSSINGS; for MULTI_PDB the packed pattern tables, built
+    on first use, ``ValueError`` where they do not fit: :func:`.multi_pdb.fits`)."""
+    if kind == MULTI_PDB:
+        return multi_pdb_table(width, height, blank_home)
     if kind == CROSSINGS:
         return np.zeros((width * height, width * height), dtype=np.int8)
     return tile_table(MISPLACED if kind == MISPLACED else MANHATTAN, width, height, blank_home)
@@ -260,6 +271,7 @@ __all__ = [
     "LINEAR_CONFLICT",
     "MANHATTAN",
     "MISPLACED",
+    "MULTI_PDB",
     "NAMES",
     "crossings",
     "delta_table",

@@ -337,8 +337,10 @@ def idastar_general(
     scratch: np.ndarray,
 ) -> int:
     """IDA* for any heuristic kind and either metric, recomputing ``h`` from scratch for every child (the
-    multi-tile metric's path; ``nbrs``/``orient`` must be that metric's tables). ``h == 0`` must hold only
-    at the goal, which is true of every kind in :mod:`.heuristics`."""
+    multi-tile metric's path; ``nbrs``/``orient`` must be that metric's tables; ``table`` is
+    :func:`.heuristics.table_for` of ``kind``, for MULTI_PDB the packed pattern tables of
+    :mod:`.multi_pdb`). ``h == 0`` must hold only at the goal, which is true of every kind in
+    :mod:`.heuristics`."""
     end = nbrs[0, nbrs.shape[1] - 1]
     depth = regs[R_DEPTH]
     threshold = regs[R_THRESHOLD]
@@ -477,7 +479,8 @@ def idastar_batch(
     """Solve every row of ``starts`` (``[m, n_cells]``, all solvable) to optimality.
 
     ``fast`` picks :func:`idastar_table` (kinds 0, 1; ``delta`` from :func:`.heuristics.delta_table`) or
-    :func:`idastar_lc` (kind 2), single metric only, instead of :func:`idastar_general`. Returns
+    :func:`idastar_lc` (kind 2), single metric only, instead of :func:`idastar_general` (any kind, ``table``
+    from :func:`.heuristics.table_for`: the multi-tile metric with CROSSINGS or MULTI_PDB). Returns
     ``(lengths int32[m], replay_ok bool[m], generated int64[m])``; ``lengths[i] = -1`` when ``capacity``
     moves were not enough. Every path is replayed in the kernel (and checked to use single-tile moves in
     the single metric).

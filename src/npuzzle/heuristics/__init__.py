@@ -1,4 +1,5 @@
-"""Heuristics: pure-Python references (:mod:`.simple`), pattern databases (:mod:`.pdb`, :mod:`.store`).
+"""Heuristics: pure-Python references (:mod:`.simple`; :mod:`.multi_pdb` for the multi-tile pattern
+databases), pattern databases (:mod:`.pdb`, :mod:`.store`).
 
 Nothing here imports numba; the compiled twins live in :mod:`npuzzle._kernels.heuristics`.
 """
