@@ -1,17 +1,20 @@
 """Multi-tile pattern databases (:mod:`npuzzle._kernels.multi_pdb`, heuristic ``multi-pdb``).
 
 The numba builder against the pure-Python reference byte for byte; the heuristic admissible and consistent
-in the multi-tile metric on every 3×3 state (classic and spiral goals) and on samples of 2×5 and 3×4.
+in the multi-tile metric on every 3×3 state (classic and spiral goals) and on samples of 2×5 and 3×4; the
+solver, compare and CLI defaults. Multi-tile IDA* with it on every 3×3 state is in test_kernels.py.
 """
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from npuzzle import ranking
 from npuzzle._kernels import bfs as kb
@@ -19,8 +22,15 @@ from npuzzle._kernels import heuristics as kh
 from npuzzle._kernels import multi_pdb as mp
 from npuzzle._kernels.moves import MULTI, SINGLE, neighbour_table
 from npuzzle._kernels.rank import factorials, rank_batch
+from npuzzle.board import Board
+from npuzzle.cli import app
+from npuzzle.errors import ProblemTooLargeError
+from npuzzle.generate import walk
+from npuzzle.goals import classic, goal
 from npuzzle.heuristics import multi_pdb as ref
-from oracle import canonical_arrays
+from npuzzle.search import solver
+from npuzzle.search.compare import default_combos
+from oracle import bfs_distances, canonical_arrays
 from test_kernels import GOALS_3X3, N_3X3, _neighbour_states
 
 # (width, height, blank_home): every board of the oracle but 2x5, two goals each
@@ -162,3 +172,57 @@ def test_admissible_and_consistent_on_sampled_2x5_and_3x4() -> None:
         assert np.all(np.abs(h[idx] - _h(nxt, 4, 3, 0)) <= 1)
     for idx, nxt in _neighbour_states(sample, 0, 4, 3, SINGLE):
         assert np.all(np.abs(h[idx] - _h(nxt, 4, 3, 0)) <= 1)
+
+
+def test_solver_defaults_and_limits() -> None:
+    for width, height in ((3, 3), (4, 3), (4, 4), (2, 8)):
+        board = classic(width, height)
+        assert solver.choose_algorithm(board, "idastar", metric="multi").heuristic == "multi-pdb"
+        assert solver.choose_algorithm(board, "astar", metric="multi").heuristic == "crossings"
+    assert solver.choose_algorithm(classic(3, 3), metric="multi") == solver.Plan("idastar", "multi-pdb", None)
+    assert solver.choose_algorithm(classic(5, 5), metric="multi").heuristic == "crossings"
+    assert solver.choose_algorithm(classic(3, 3), metric="single").heuristic == "linear-conflict"
+    with pytest.raises(ProblemTooLargeError, match="multi-pdb"):
+        solver.solve(classic(5, 4).move(19), algorithm="idastar", heuristic="multi-pdb", metric="multi")
+    assert ("idastar", "multi-pdb") in default_combos(classic(3, 3), metric="multi")
+    assert ("idastar", "multi-pdb") not in default_combos(classic(5, 5), metric="multi")
+
+
+def test_every_algorithm_with_multi_pdb_on_3x3_boards() -> None:
+    """Exact with IDA* and A* in both metrics (it is admissible in both), bounded with weighted A*."""
+    for goal_name, metric in (("classic", "multi"), ("spiral", "multi"), ("spiral", "single")):
+        target = goal(goal_name, 3, 3)
+        distances = bfs_distances(target, metric)
+        rng = np.random.default_rng(5)
+        tiles = sorted(distances)
+        for i in rng.choice(len(tiles), 15, replace=False):
+            start = Board(tiles[i], 3, 3)
+            for algorithm in ("idastar", "astar"):
+                s = solver.solve(start, target, algorithm=algorithm, heuristic="multi-pdb", metric=metric)
+                assert s.length == distances[tiles[i]] and s.replay() == target and s.heuristic == "multi-pdb"
+            s = solver.solve(
+                start, target, algorithm="wastar", weight=2, heuristic="multi-pdb", metric=metric
+            )
+            assert s.replay() == target and s.length <= 2 * distances[tiles[i]]
+
+
+def test_4x4_multi_metric_idastar_agrees_with_crossings() -> None:
+    """The 4×4 default tables (four 4-tile patterns, ~1 s to build) against the crossings bound on a 50-move
+    walk (19 slides: 15,428 nodes generated against 802,406)."""
+    start = walk(classic(4, 4), 50, seed=1)
+    fast = solver.solve(start, algorithm="idastar", metric="multi")
+    slow = solver.solve(start, algorithm="idastar", heuristic="crossings", metric="multi")
+    assert fast.heuristic == "multi-pdb" and fast.replay() == classic(4, 4)
+    assert fast.length == slow.length == 19 and fast.stats.generated < slow.stats.generated / 10
+
+
+def test_cli_heuristic_option() -> None:
+    runner = CliRunner()
+    args = ["solve", "3 5 1 / 2 4 6 / 8 7 9", "--blank", "9", "--metric", "multi", "--json"]
+    result = runner.invoke(app, [*args, "--heuristic", "multi-pdb"])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data["heuristic"] == "multi-pdb" and data["length"] == 17
+    assert json.loads(runner.invoke(app, args).stdout)["heuristic"] == "multi-pdb"  # IDA*'s default there
+    big = " ".join(map(str, [*range(1, 25), 0]))
+    result = runner.invoke(app, ["solve", big, "--metric", "multi", "-a", "idastar", "-H", "multi-pdb"])
+    assert result.exit_code == 2 and "multi-pdb" in result.output

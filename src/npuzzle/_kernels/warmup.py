@@ -29,6 +29,7 @@ def warmup() -> dict[str, float]:
         ("idastar linear-conflict", solver.Plan("idastar", "linear-conflict", None), "single"),
         ("idastar manhattan", solver.Plan("idastar", "manhattan", None), "single"),
         ("idastar crossings multi", solver.Plan("idastar", "crossings", None), "multi"),
+        ("idastar multi-pdb multi", solver.Plan("idastar", "multi-pdb", None), "multi"),
         ("astar", solver.Plan("astar", "linear-conflict", None), "single"),
         ("wastar multi", solver.Plan("wastar", "crossings", 2.0), "multi"),
         ("bfs", solver.Plan("bfs", None, None), "single"),

@@ -15,7 +15,7 @@ from typing import Any
 from ..board import Board
 from ..errors import ProblemTooLargeError, SearchLimitExceeded
 from .limits import Limits
-from .solver import solve
+from .solver import multi_heuristic, solve
 
 HEURISTIC_ALGORITHMS = ("astar", "idastar", "wastar", "greedy")
 
@@ -46,12 +46,15 @@ def default_combos(
 ) -> list[tuple[str, str | None]]:
     """Every requested algorithm, heuristic-driven ones crossed with every requested heuristic.
 
-    Defaults: bfs, bibfs, astar, idastar, wastar, greedy; misplaced, manhattan, linear-conflict (crossings
-    in the multi-tile metric, the only admissible one there).
+    Defaults: bfs, bibfs, astar, idastar, wastar, greedy; misplaced, manhattan, linear-conflict (in the
+    multi-tile metric the admissible ones: crossings, and multi-pdb where its tables fit).
     """
     algorithms = list(algorithms or ("bfs", "bibfs", "astar", "idastar", "wastar", "greedy"))
-    if heuristics is None:
-        heuristics = ("crossings",) if metric == "multi" else ("misplaced", "manhattan", "linear-conflict")
+    if heuristics is None and metric == "multi":
+        best = multi_heuristic(board.width, board.height)  # multi-pdb where its tables fit, else crossings
+        heuristics = ("crossings",) if best == "crossings" else ("crossings", best)
+    elif heuristics is None:
+        heuristics = ("misplaced", "manhattan", "linear-conflict")
     combos: list[tuple[str, str | None]] = []
     for algorithm in algorithms:
         if algorithm in HEURISTIC_ALGORITHMS:

@@ -33,6 +33,7 @@ from .._kernels import astar as ka
 from .._kernels import bfs as kb
 from .._kernels import heuristics as kh
 from .._kernels import idastar as ki
+from .._kernels import multi_pdb as kmp
 from .._kernels.moves import SINGLE, cell_dtype, metric_code, neighbour_table
 from .._kernels.rank import MAX_RANK_CELLS, factorials
 from ..board import Board
@@ -46,9 +47,9 @@ from .limits import NO_LIMITS, Limits
 ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
 
 ALGORITHMS = ("auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy", "pdb", "constructive")
-HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "crossings")
+HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "crossings", "multi-pdb")
 OPTIMAL_ALGORITHMS = frozenset({"bfs", "bibfs", "astar", "idastar", "pdb"})
-MULTI_ADMISSIBLE = frozenset({"crossings"})  # the only heuristic here admissible for multi-tile moves
+MULTI_ADMISSIBLE = frozenset({"crossings", "multi-pdb"})  # the heuristics admissible for multi-tile moves
 
 DEFAULT_MEMORY_MB = 2048  # memory cap when Limits.max_memory_mb is None
 DEFAULT_WEIGHT = 2.0  # wastar without --weight
@@ -91,9 +92,13 @@ def choose_algorithm(
     """Validate the names and fill in defaults.
 
     ``auto``: a weight asks for ``wastar``; otherwise the fastest exact method: up to 9 cells IDA* with
-    linear conflict (crossings in the multi metric), 10 to 12 cells bidirectional BFS, larger boards pattern
-    databases when :mod:`npuzzle.search.pdb_backend` is installed (single metric) else IDA* with linear
-    conflict (crossings in the multi metric).
+    linear conflict (:func:`multi_heuristic` in the multi metric), 10 to 12 cells bidirectional BFS, larger
+    boards pattern databases when :mod:`npuzzle.search.pdb_backend` is installed (single metric) else IDA*
+    with linear conflict (:func:`multi_heuristic` in the multi metric). Other heuristic-driven algorithms
+    default to linear conflict, or crossings in the multi metric.
+
+    ``multi-pdb`` on a board whose tables do not fit (:func:`npuzzle._kernels.multi_pdb.fits`: over 16
+    cells) raises :class:`ProblemTooLargeError`.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
@@ -103,7 +108,6 @@ def choose_algorithm(
     if weight is not None and not (weight >= 1 and math.isfinite(weight)):
         raise ValueError(f"weight must be a finite number >= 1, got {weight!r}")
     n = board.n_cells
-    default_h = "crossings" if metric == "multi" else "linear-conflict"
     if algorithm == "auto":
         if weight is not None:
             algorithm = "wastar"
@@ -117,7 +121,15 @@ def choose_algorithm(
             algorithm = "idastar"
     if algorithm in ("bfs", "bibfs", "pdb", "constructive"):
         return Plan(algorithm, None, None)
-    heuristic = heuristic or default_h
+    if heuristic is None and metric == "single":
+        heuristic = "linear-conflict"
+    elif heuristic is None:
+        heuristic = multi_heuristic(board.width, board.height) if algorithm == "idastar" else "crossings"
+    if heuristic == "multi-pdb" and not kmp.fits(board.width, board.height):
+        raise ProblemTooLargeError(
+            f"heuristic 'multi-pdb' has no pattern tables for a {board.width}x{board.height} board: patterns "
+            f"of {kmp.MIN_PATTERN_TILES} tiles would need over {kmp.MAX_ENTRIES:,} entries; use crossings"
+        )
     if metric == "multi" and algorithm in ("astar", "idastar") and heuristic not in MULTI_ADMISSIBLE:
         raise ValueError(
             f"heuristic {heuristic!r} is not admissible when a slide of several tiles counts as one move; "
@@ -128,6 +140,12 @@ def choose_algorithm(
     elif algorithm == "astar":
         weight = None
     return Plan(algorithm, heuristic, weight)
+
+
+def multi_heuristic(width: int, height: int) -> str:
+    """IDA*'s default heuristic in the multi-tile metric: ``multi-pdb`` where its tables fit (boards of up to
+    16 cells; built in about a second on first use), else ``crossings``."""
+    return "multi-pdb" if kmp.fits(width, height) else "crossings"
 
 
 def solve(
@@ -195,7 +213,7 @@ def _solve_pdb(
         except ImportError:
             solve_pdb = None
     if solve_pdb is None:
-        plan = Plan("idastar", "crossings" if metric == "multi" else "linear-conflict", None)
+        plan = choose_algorithm(board, "idastar", metric=metric)
         t0 = time.perf_counter()
         canonical = to_canonical(board, goal_board)
         cells, stats = run_canonical(
@@ -519,6 +537,7 @@ __all__ = [
     "Plan",
     "bfs_state_bytes",
     "choose_algorithm",
+    "multi_heuristic",
     "pdb_available",
     "run_canonical",
     "solve",
