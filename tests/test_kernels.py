@@ -158,8 +158,8 @@ def test_idastar_is_exact_on_every_3x3_state(goal: str) -> None:
 def test_idastar_multi_metric_is_exact_on_every_3x3_state(goal: str) -> None:
     """Multi-tile IDA* with the multi-tile pattern databases (``multi-pdb``: two 5-tile tables, 45 generated
     nodes per state on average, 1,088 at most) on all 181,440 states: exactly the multi-tile BFS distance,
-    and a path that replays to the goal in the kernel. Measured 2026-11-22 on one core of two (load 1.7):
-    ~2.0 s of search per goal, ~4.5 s with the oracle and the sample below. Crossings (the bound beyond 16
+    and a path that replays to the goal in the kernel. Measured 2026-11-22 on one core of two (load 1.7-1.9):
+    2.0-3.4 s of search per goal, 4.5-6.2 s with the oracle and the sample below. Crossings (the bound beyond 16
     cells: ~15,700 and ~12,200 nodes per state, every state would take ~650 s and ~480 s) on a sample of
     500 states per goal (~1.5 s)."""
     blank_home = GOALS_3X3[goal]
