@@ -53,39 +53,43 @@ NO_BOUND = 1 << 30
 
 @njit
 def group_rank(
-    pos: np.ndarray, tiles: np.ndarray, k: int, n_cells: int, tmap: np.ndarray, mirrored: bool
+    pos: np.ndarray,
+    group_tiles: np.ndarray,
+    g: int,
+    k: int,
+    n_cells: int,
+    tmap: np.ndarray,
+    mirrored: bool,
+    base: int = 0,
 ) -> int:
-    """Rank of a group's placement (``tiles`` int8 (kmax,), first ``k`` used), normal or mirrored."""
+    """Rank of group ``g``'s placement (its homes ``group_tiles[g, :k]``; cells in ``pos[base:base + n_cells]``,
+    at most 64), normal or mirrored. The group is read from the 2-D array in place: a row view would cost two
+    reference-count updates per lookup."""
     rank = 0
     used = np.int64(0)
     for i in range(k):
-        c = np.int64(tmap[pos[tmap[tiles[i]]]]) if mirrored else np.int64(pos[tiles[i]])
-        digit = c
-        for j in range(c):
-            if (used >> j) & 1:
-                digit -= 1
-        rank = rank * (n_cells - i) + digit
+        home = np.int64(group_tiles[g, i])
+        c = np.int64(tmap[pos[base + tmap[home]]]) if mirrored else np.int64(pos[base + home])
+        rank = rank * (n_cells - i) + c - popcount(used & ((np.int64(1) << c) - 1))
         used |= np.int64(1) << c
     return rank
 
 
 @njit
-def group_rank_small(
+def group_index(
     pos: np.ndarray,
-    tiles: np.ndarray,
-    k: int,
+    offsets: np.ndarray,
+    g: int,
+    group_tiles: np.ndarray,
+    group_size: np.ndarray,
     n_cells: int,
     tmap: np.ndarray,
     mirrored: bool,
+    base: int = 0,
 ) -> int:
-    """:func:`group_rank` for boards of at most 16 cells (the used cells fit one machine word)."""
-    rank = 0
-    used = 0
-    for i in range(k):
-        c = np.int64(tmap[pos[tmap[tiles[i]]]]) if mirrored else np.int64(pos[tiles[i]])
-        rank = rank * (n_cells - i) + c - popcount(used & ((1 << c) - 1))
-        used |= 1 << c
-    return rank
+    """Where group ``g``'s entry (normal or mirrored) for the placement in ``pos[base:base + n_cells]`` is in
+    the compact table."""
+    return offsets[g] + group_rank(pos, group_tiles, g, group_size[g], n_cells, tmap, mirrored, base)
 
 
 @njit
@@ -101,11 +105,7 @@ def lookup(
     mirrored: bool,
 ) -> int:
     """Value of group ``g`` (normal or mirrored) for the placement in ``pos``."""
-    if n_cells <= 16:
-        r = group_rank_small(pos, group_tiles[g], group_size[g], n_cells, tmap, mirrored)
-    else:
-        r = group_rank(pos, group_tiles[g], group_size[g], n_cells, tmap, mirrored)
-    return np.int64(table[offsets[g] + r])
+    return np.int64(table[group_index(pos, offsets, g, group_tiles, group_size, n_cells, tmap, mirrored)])
 
 
 @njit
@@ -224,12 +224,14 @@ def read_ahead(
     sparse_offsets: np.ndarray,
     stride: np.ndarray,
     idx: np.ndarray,
-    row: np.ndarray,
+    saved: np.ndarray,
+    depth: int,
 ) -> None:
     """Look up every child's normal value of a node at once (independent loads overlap their cache misses).
 
-    ``row[2 + direction]`` int16 = the new value of the moved tile's group for the child in that direction, or
-    ``-1`` (off the board, back to ``previous``, or a compact group: looked up when the child is made).
+    ``saved[depth, 2 + direction]`` int16 = the new value of the moved tile's group for the child in that
+    direction, or ``-1`` (off the board, back to ``previous``, or a compact group: looked up when the child is
+    made). (``saved`` and ``depth`` rather than a row: a row view would cost two reference-count updates.)
     """
     for di in range(4):
         u = np.int64(neighbours[blank, di])
@@ -239,7 +241,7 @@ def read_ahead(
             g = group_of[home]
             if sparse_offsets[g] >= 0:
                 v = np.int64(sparse[sparse_offsets[g] + idx[g] + (blank - u) * stride[home]])
-        row[2 + di] = v
+        saved[depth, 2 + di] = v
 
 
 @njit
@@ -294,7 +296,7 @@ def search(
     status = RUNNING
     if depth == 0 and next_dir[0] == 0:  # a fresh iteration: read the root's children ahead
         read_ahead(
-            state, neighbours, blank_cells[0], -1, group_of, sparse, sparse_offsets, stride, idx, saved[0]
+            state, neighbours, blank_cells[0], -1, group_of, sparse, sparse_offsets, stride, idx, saved, 0
         )
     while generated < budget:
         d = depth
@@ -392,7 +394,7 @@ def search(
         next_dir[depth] = 0
         saved[depth, 0] = old
         saved[depth, 1] = mold
-        read_ahead(state, neighbours, t, b, group_of, sparse, sparse_offsets, stride, idx, saved[depth])
+        read_ahead(state, neighbours, t, b, group_of, sparse, sparse_offsets, stride, idx, saved, depth)
     regs[R_DEPTH] = depth
     regs[R_NEXT_BOUND] = next_bound
     regs[R_HSUM] = hsum
