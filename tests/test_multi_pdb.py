@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -226,3 +230,45 @@ def test_cli_heuristic_option() -> None:
     big = " ".join(map(str, [*range(1, 25), 0]))
     result = runner.invoke(app, ["solve", big, "--metric", "multi", "-a", "idastar", "-H", "multi-pdb"])
     assert result.exit_code == 2 and "multi-pdb" in result.output
+
+
+NO_JIT_SCRIPT = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from oracle import canonical_distances
+from npuzzle._kernels import multi_pdb as mp
+from npuzzle.heuristics.multi_pdb import table_bytes
+from npuzzle.search.solver import Plan, run_canonical
+out = {}
+for w, h, blank_home in ((3, 2, 5), (2, 3, 0)):
+    n = w * h
+    packed = mp.multi_pdb_table(w, h, blank_home)
+    for p, pattern in enumerate(mp.default_patterns(w, h, blank_home)):
+        row = packed[p, n : n + mp.n_entries(n, len(pattern))].tobytes()
+        out[f"{w}x{h} table {pattern}"] = row == table_bytes(w, h, blank_home, pattern)
+    for metric in ("single", "multi"):
+        dist = canonical_distances(w, h, blank_home, metric)
+        for s in sorted(dist)[:: len(dist) // 12]:
+            for algorithm in ("idastar", "astar"):
+                cells, _ = run_canonical(list(s), w, h, blank_home, Plan(algorithm, "multi-pdb", None), metric)
+                out[f"{w}x{h} {algorithm} {metric} {s}"] = [len(cells) == dist[s], cells]
+print(json.dumps(out))
+"""
+
+
+def test_kernels_agree_with_numba_disabled() -> None:
+    """The builder and the searches using ``multi-pdb`` run as plain Python with NUMBA_DISABLE_JIT=1: the
+    reference's tables, optimal lengths, and the same moves as compiled (~5 s on 2×3 and 3×2)."""
+    results = []
+    for disable in ("1", "0"):
+        proc = subprocess.run(
+            [sys.executable, "-c", NO_JIT_SCRIPT, str(Path(__file__).parent)],
+            env={**os.environ, "NUMBA_DISABLE_JIT": disable},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        results.append(json.loads(proc.stdout))
+    assert results[0] == results[1] and len(results[0]) > 90
+    assert all(v is True or v[0] is True for v in results[0].values())

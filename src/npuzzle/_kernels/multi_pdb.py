@@ -67,22 +67,23 @@ def build_pattern_table(
 
     ``pattern``: ``int64[k]`` tiles; ``nbrs``/``n_nbrs``: the multi-metric tables of
     :func:`.moves.neighbour_table`; ``out``: ``int8[n!/(n-k-1)!]`` filled with distances (:data:`UNREACHED`
-    where none); ``queue``: ``cell_dtype[n!/(n-k-1)! + 1, k+1]`` work rows, each an abstract state's cells
-    (pattern tiles, then the blank), in the order they were reached (the last row is where a child is
-    written before it is known to be new). Raises ``OverflowError`` past
+    where none); ``queue``: ``cell_dtype[n!/(n-k-1)!, k+1]`` work rows, each an abstract state's cells
+    (pattern tiles, then the blank), in the order they were reached. Raises ``OverflowError`` past
     :data:`MAX_DEPTH`.
     """
     n = nbrs.shape[0]
     k = pattern.shape[0]
+    cells = np.empty(k + 1, dtype=np.int64)  # the child being generated (int64: ranks overflow small dtypes)
     for r in range(out.shape[0]):
         out[r] = UNREACHED
     for j in range(k):
-        queue[0, j] = pattern[j]
-    queue[0, k] = blank_home
-    out[rank_placement(queue[0], n)] = 0
+        cells[j] = pattern[j]
+    cells[k] = blank_home
+    out[rank_placement(cells, n)] = 0
+    queue[0] = cells
     head = 0
     tail = 1
-    layer_end = 1  # queue rows before layer_end are at depth <= depth
+    layer_end = 1  # the rows before layer_end are at distance <= depth, the rest at depth + 1
     depth = 0
     while head < tail:
         if head == layer_end:
@@ -101,11 +102,13 @@ def build_pattern_table(
             for j in range(k):
                 p = np.int64(queue[head, j])
                 on_line = p // width == b // width if horizontal else p % width == b % width
-                queue[tail, j] = p + step if on_line and lo <= p <= hi else p
-            queue[tail, k] = c
-            r = rank_placement(queue[tail], n)
+                cells[j] = p + step if on_line and lo <= p <= hi else p
+            cells[k] = c
+            r = rank_placement(cells, n)
             if out[r] == UNREACHED:
                 out[r] = depth + 1
+                for j in range(k + 1):
+                    queue[tail, j] = cells[j]
                 tail += 1
         head += 1
     return depth
@@ -189,7 +192,7 @@ def pack_tables(
     for p, (pattern, size) in enumerate(zip(patterns, sizes, strict=True)):
         packed[p, list(pattern)] = np.arange(len(pattern))
         packed[p, blank_home] = len(pattern)
-        queue = np.empty((size + 1, len(pattern) + 1), dtype=cell_dtype(n))
+        queue = np.empty((size, len(pattern) + 1), dtype=cell_dtype(n))
         build_pattern_table(
             np.asarray(pattern, dtype=np.int64),
             blank_home,
