@@ -158,7 +158,7 @@ def default_patterns(width: int, height: int, blank_home: int) -> tuple[tuple[in
     The tiles in cell order (blank skipped) covered by ``max(2, ceil(tiles / k))`` windows of ``k``
     consecutive tiles, evenly spaced from the first tile to the last (overlapping where the tiles do not
     divide evenly). 3x3: two windows of 5 tiles (``9!/3!`` = 60,480 entries each); 3x4: three of 5; 4x4:
-    four of 4 (``16!/11!`` = 524,160 each); 4x5, 5x5 and larger: None.
+    four of 4 (``16!/11!`` = 524,160 each); boards over 16 cells (3x6, 4x5, 5x5, ...): None.
     """
     n = width * height
     k = pattern_size(n)
