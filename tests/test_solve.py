@@ -210,7 +210,7 @@ def test_bad_arguments() -> None:
 def test_auto_choices_and_pdb_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     assert solver_module.choose_algorithm(classic(3, 3)).algorithm == "idastar"
     assert solver_module.choose_algorithm(classic(4, 3)).algorithm == "bibfs"
-    assert solver_module.choose_algorithm(classic(3, 3), metric="multi").heuristic == "crossings"
+    assert solver_module.choose_algorithm(classic(3, 3), metric="multi").heuristic == "multi-pdb"
     monkeypatch.setattr(solver_module, "pdb_available", lambda: False)
     assert solver_module.choose_algorithm(classic(4, 4)) == solver_module.Plan(
         "idastar", "linear-conflict", None

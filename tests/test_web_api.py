@@ -646,3 +646,10 @@ def test_serve_refuses_a_bad_cap(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["serve", "--max-seconds", "0"]) == 2
     assert "max_seconds" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("heuristic", ["crossings", "multi-pdb"])
+def test_solve_multi_metric_heuristics_by_name(client: TestClient, heuristic: str) -> None:
+    payload = {"board": EASY_3X3, "algorithm": "idastar", "heuristic": heuristic, "metric": "multi"}
+    body = client.post("/api/solve", json=payload).json()
+    assert (body["length"], body["optimal"], body["heuristic"], body["metric"]) == (1, True, heuristic, "multi")

@@ -71,7 +71,7 @@ class SolveRequest(BoardRequest):
             "is optimal). `constructive` alone: milliseconds on any board, far from optimal.",
         )
     )
-    heuristic: Literal["misplaced", "manhattan", "linear-conflict"] | None = None
+    heuristic: Literal["misplaced", "manhattan", "linear-conflict", "crossings", "multi-pdb"] | None = None
     weight: float | None = Field(
         default=None, ge=1, le=100, description="Weighted A*: at most weight × optimal."
     )
