@@ -15,17 +15,19 @@ be called again to resume exactly where it stopped (Python checks time and node 
 
 * ``blank_cells`` int16 (max_depth + 2,): blank cell at each depth; ``blank_cells[1..depth]`` is the path
   (the cells the blank moved to = the cells of the tiles that slid);
-* ``next_dir`` int8 (max_depth + 2,): next direction (0..3, index into ``neighbours``) to try at each depth;
-* ``saved`` int16 (max_depth + 2, 6): the normal and mirrored values of the moved tile's groups before
-  the move into that depth (restored on the way back), then the children's values read ahead (see
-  :func:`read_ahead`);
+* ``next_dir`` int8 (max_depth + 2,): next of those children to enter at each depth;
+* ``saved`` int16 (max_depth + 2, 2): the normal and mirrored values of the moved tile's groups before
+  the move into that depth (restored on the way back);
+* ``kids`` int8 (max_depth + 2, 5), ``kid_values`` int16 (max_depth + 2, 4, 3): the children of each node on
+  the path that are within the bound, lowest ``h`` first, with their values (see :func:`search`);
 * ``hg``/``hm`` int16 (n_groups,): current normal / mirrored value of every group;
 * ``regs`` int64 (8,): see the ``R_*`` constants.
 
-The previous move is never undone (the blank never returns to the cell it just left). The tables take the
-minimum over blank positions, so the heuristic is not consistent: a child can be far above its parent. Such a
-child proves ``h(parent) >= h(child) - 1`` (bidirectional pathmax, BPMX); when that lifts the parent's ``f``
-above the bound, the parent's remaining children are skipped.
+The previous move is never undone (the blank never returns to the cell it just left). A node's children are
+all evaluated when it is entered and searched lowest ``h`` first. The tables take the minimum over blank
+positions, so the heuristic is not consistent: a child can be far above its parent. Such a child proves
+``h(parent) >= h(child) - 1`` (bidirectional pathmax, BPMX); when that lifts the parent's ``f`` above the
+bound, none of the parent's children is searched.
 """
 
 from __future__ import annotations
@@ -214,37 +216,6 @@ def initial_indices(
 
 
 @njit
-def read_ahead(
-    state: np.ndarray,
-    neighbours: np.ndarray,
-    blank: int,
-    previous: int,
-    group_of: np.ndarray,
-    sparse: np.ndarray,
-    sparse_offsets: np.ndarray,
-    stride: np.ndarray,
-    idx: np.ndarray,
-    saved: np.ndarray,
-    depth: int,
-) -> None:
-    """Look up every child's normal value of a node at once (independent loads overlap their cache misses).
-
-    ``saved[depth, 2 + direction]`` int16 = the new value of the moved tile's group for the child in that
-    direction, or ``-1`` (off the board, back to ``previous``, or a compact group: looked up when the child is
-    made). (``saved`` and ``depth`` rather than a row: a row view would cost two reference-count updates.)
-    """
-    for di in range(4):
-        u = np.int64(neighbours[blank, di])
-        v = -1
-        if u >= 0 and u != previous:
-            home = state[u]
-            g = group_of[home]
-            if sparse_offsets[g] >= 0:
-                v = np.int64(sparse[sparse_offsets[g] + idx[g] + (blank - u) * stride[home]])
-        saved[depth, 2 + di] = v
-
-
-@njit
 def search(
     state: np.ndarray,
     pos: np.ndarray,
@@ -263,6 +234,9 @@ def search(
     blank_cells: np.ndarray,
     next_dir: np.ndarray,
     saved: np.ndarray,
+    kids: np.ndarray,
+    kid_values: np.ndarray,
+    normal: np.ndarray,
     hg: np.ndarray,
     hm: np.ndarray,
     idx: np.ndarray,
@@ -273,35 +247,102 @@ def search(
     """Run (or resume) one IDA* iteration for at most ``budget`` generated nodes; returns a status.
 
     ``table`` uint8: every group's compact values, group ``g`` from ``offsets[g]`` (int64 (n_groups,)).
-    ``sparse`` uint8: the groups small enough for sparse order (see :func:`fill_sparse`), group ``g`` from
+    ``sparse`` uint8: the groups held in sparse order (see :func:`fill_sparse`), group ``g`` from
     ``sparse_offsets[g]`` (int64 (n_groups,), ``-1`` for a group read from ``table``). ``idx``/``midx``
     int64 (n_groups,): every group's normal / mirrored sparse index (:func:`initial_indices`), kept up to date
     with one add per move: ``stride`` int64 (n_cells,) = ``n_cells ** (k - 1 - i)`` for the ``i``-th home of
     a ``k``-tile group. ``group_of`` int8 (n_cells,): group of each home (``-1`` for ``blank_home``).
     ``group_tiles`` int8 (n_groups, kmax): homes of each group in pattern order; ``group_size`` int64
-    (n_groups,). ``neighbours`` int8 (n_cells, 4), ``-1`` off the board. Before the first call of an
-    iteration the caller sets ``regs[R_DEPTH] = 0``, ``next_dir[0] = 0``, ``blank_cells[0]`` = blank cell,
-    the bound, and ``regs[R_NEXT_BOUND] = NO_BOUND``; ``hg``/``hm``/``R_HSUM``/``R_MSUM`` from
-    :func:`initial_values`.
+    (n_groups,). ``neighbours`` int8 (n_cells, 4), ``-1`` off the board. ``kids`` int8 (max_depth + 2, 5): ``kids[d, 0]``
+    = number of children of the node at depth ``d`` within the bound (``-1`` before it is expanded),
+    ``kids[d, 1 + j]`` = direction of the ``j``-th, lowest ``h`` first; ``kid_values`` int16 (max_depth + 2, 4, 3)
+    = its new normal and mirrored group values and ``h``; ``normal`` int64 (4,) scratch. Ordering by ``h``
+    changes nothing in an iteration that finds no solution (every kept child is searched) but reaches the
+    goal sooner in the last one.
+    Before the first call of an iteration the caller sets ``regs[R_DEPTH] = 0``, ``kids[0, 0] = -1``, ``blank_cells[0]`` = blank cell, the bound, and ``regs[R_NEXT_BOUND] = NO_BOUND``;
+    ``hg``/``hm``/``R_HSUM``/``R_MSUM`` from :func:`initial_values`.
     """
-    n_cells = state.shape[0]
     max_depth = blank_cells.shape[0] - 2
     depth = regs[R_DEPTH]
     bound = regs[R_BOUND]
-    next_bound = regs[R_NEXT_BOUND]
     hsum = regs[R_HSUM]
     msum = regs[R_MSUM]
     generated = 0
     expanded = 0
     status = RUNNING
-    if depth == 0 and next_dir[0] == 0:  # a fresh iteration: read the root's children ahead
-        read_ahead(
-            state, neighbours, blank_cells[0], -1, group_of, sparse, sparse_offsets, stride, idx, saved, 0
-        )
+    n_cells = state.shape[0]
+    next_bound = regs[R_NEXT_BOUND]
     while generated < budget:
         d = depth
-        di = next_dir[d]
-        if di >= 4:
+        if kids[d, 0] < 0:
+            # entering this node: evaluate every child, keep those within the bound, lowest h first. All
+            # normal entries are read before any is used (independent loads overlap their cache misses).
+            b = np.int64(blank_cells[d])
+            previous = np.int64(blank_cells[d - 1]) if d > 0 else -1
+            for di in range(4):
+                normal[di] = -1
+                t = np.int64(neighbours[b, di])
+                if t < 0 or t == previous:
+                    continue
+                home = np.int64(state[t])
+                g = group_of[home]
+                if sparse_offsets[g] >= 0:
+                    normal[di] = sparse[sparse_offsets[g] + idx[g] + (b - t) * stride[home]]
+                else:
+                    pos[home] = b
+                    normal[di] = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False)
+                    pos[home] = t
+            kept = 0
+            for di in range(4):
+                new = normal[di]
+                if new < 0:
+                    continue
+                generated += 1
+                t = np.int64(neighbours[b, di])
+                home = np.int64(state[t])
+                g = group_of[home]
+                h = hsum + new - hg[g]
+                f = d + 1 + h
+                mnew = 0
+                if f <= bound and reflect:
+                    mh = tmap[home]
+                    gm = group_of[mh]
+                    if sparse_offsets[gm] >= 0:
+                        step = (np.int64(tmap[b]) - np.int64(tmap[t])) * stride[mh]
+                        mnew = np.int64(sparse[sparse_offsets[gm] + midx[gm] + step])
+                    else:
+                        pos[home] = b
+                        mnew = lookup(pos, table, offsets, gm, group_tiles, group_size, n_cells, tmap, True)
+                        pos[home] = t
+                    h = max(h, msum + mnew - hm[gm])
+                    f = d + 1 + h
+                if f > bound:
+                    cut = f - 2 > bound  # BPMX: h(node) >= h(child) - 1, so the node's own f exceeds the bound
+                    if cut:
+                        f -= 2
+                    if f < next_bound:
+                        next_bound = f
+                    if cut:
+                        kept = 0
+                        break
+                    continue
+                j = kept  # insertion by h (at most 4 children)
+                while j > 0 and kid_values[d, j - 1, 2] > h:
+                    kids[d, 1 + j] = kids[d, j]
+                    kid_values[d, j, 0] = kid_values[d, j - 1, 0]
+                    kid_values[d, j, 1] = kid_values[d, j - 1, 1]
+                    kid_values[d, j, 2] = kid_values[d, j - 1, 2]
+                    j -= 1
+                kids[d, 1 + j] = di
+                kid_values[d, j, 0] = new
+                kid_values[d, j, 1] = mnew
+                kid_values[d, j, 2] = h
+                kept += 1
+            kids[d, 0] = kept
+            next_dir[d] = 0
+            continue
+        j = next_dir[d]
+        if j >= kids[d, 0]:
             if d == 0:
                 status = EXHAUSTED
                 break
@@ -325,76 +366,39 @@ def search(
                 hm[gm] = saved[d, 1]
             depth = d - 1
             continue
-        next_dir[d] = di + 1
+        next_dir[d] = j + 1
         b = np.int64(blank_cells[d])
-        t = np.int64(neighbours[b, di])
-        if t < 0 or (d > 0 and t == blank_cells[d - 1]) or d >= max_depth:
-            continue
-        # the tile on t would slide into the blank on b; the state changes only if the child is kept
+        t = np.int64(neighbours[b, kids[d, 1 + j]])
         home = np.int64(state[t])
-        generated += 1
         g = group_of[home]
-        nidx = idx[g] + (b - t) * stride[home]
         old = np.int64(hg[g])
-        new = np.int64(saved[d, 2 + di])  # read ahead when d was entered (sparse groups)
-        if new < 0:
-            pos[home] = b
-            new = lookup(pos, table, offsets, g, group_tiles, group_size, n_cells, tmap, False)
-            pos[home] = t
-        f = d + 1 + hsum + new - old
-        if f > bound:
-            # pruned on the normal sum alone: the mirrored lookup is not needed
-            if f - 2 > bound:
-                # BPMX: h(parent) >= h(child) - 1, so the parent's f is at least f - 2 > bound: skip the
-                # remaining siblings
-                f -= 2
-                next_dir[d] = 4
-            if f < next_bound:
-                next_bound = f
-            continue
-        h = hsum + new - old
+        new = np.int64(kid_values[d, j, 0])
         mold = 0
         if reflect:
             mh = tmap[home]
             gm = group_of[mh]
-            mnidx = midx[gm] + (np.int64(tmap[b]) - np.int64(tmap[t])) * stride[mh]
             mold = np.int64(hm[gm])
-            if sparse_offsets[gm] >= 0:
-                mnew = np.int64(sparse[sparse_offsets[gm] + mnidx])
-            else:
-                pos[home] = b
-                mnew = lookup(pos, table, offsets, gm, group_tiles, group_size, n_cells, tmap, True)
-                pos[home] = t
-            if msum + mnew - mold > h:
-                h = msum + mnew - mold
-            f = d + 1 + h
-            if f > bound:
-                if f - 2 > bound:  # BPMX, as above
-                    f -= 2
-                    next_dir[d] = 4
-                if f < next_bound:
-                    next_bound = f
-                continue
+            mnew = np.int64(kid_values[d, j, 1])
             msum += mnew - mold
             hm[gm] = mnew
-            midx[gm] = mnidx
+            midx[gm] += (np.int64(tmap[b]) - np.int64(tmap[t])) * stride[mh]
         state[b] = home
         state[t] = blank_home
         pos[home] = b
         pos[blank_home] = t
         hsum += new - old
         hg[g] = new
-        idx[g] = nidx
+        idx[g] += (b - t) * stride[home]
         depth = d + 1
         blank_cells[depth] = t
-        if h == 0:
+        saved[depth, 0] = old
+        saved[depth, 1] = mold
+        if kid_values[d, j, 2] == 0:
             status = FOUND
             break
         expanded += 1
         next_dir[depth] = 0
-        saved[depth, 0] = old
-        saved[depth, 1] = mold
-        read_ahead(state, neighbours, t, b, group_of, sparse, sparse_offsets, stride, idx, saved, depth)
+        kids[depth, 0] = -1 if depth < max_depth else 0  # expanded on the next pass
     regs[R_DEPTH] = depth
     regs[R_NEXT_BOUND] = next_bound
     regs[R_HSUM] = hsum

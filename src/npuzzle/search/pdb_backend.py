@@ -318,7 +318,10 @@ def _run(
         return [], _stats(regs, 0, 0, t0)
     blank_cells = np.zeros(MAX_DEPTH + 2, np.int16)
     next_dir = np.zeros(MAX_DEPTH + 2, np.int8)
-    saved = np.zeros((MAX_DEPTH + 2, 6), np.int16)  # see pdb_idastar's module docstring
+    saved = np.zeros((MAX_DEPTH + 2, 2), np.int16)  # see pdb_idastar's module docstring
+    kids = np.zeros((MAX_DEPTH + 2, 5), np.int8)
+    kid_values = np.zeros((MAX_DEPTH + 2, 4, 3), np.int16)
+    normal = np.zeros(4, np.int64)
     bound = max(hsum, msum)
     iterations = 0
     deepest = 0
@@ -329,7 +332,7 @@ def _run(
         regs[k.R_NEXT_BOUND] = k.NO_BOUND
         regs[k.R_HSUM] = hsum
         regs[k.R_MSUM] = msum
-        next_dir[0] = 0
+        kids[0, 0] = -1  # the root is expanded by the first call
         blank_cells[0] = int(np.flatnonzero(state == blank_home)[0])
         if progress is not None:
             progress(f"IDA* bound {bound}", int(regs[k.R_NODES]), 0)
@@ -337,7 +340,7 @@ def _run(
             status = k.search(
                 state, pos, blank_home, prep.neighbours, prep.table, prep.offsets, prep.sparse,
                 prep.sparse_offsets, prep.stride, prep.group_of, prep.group_tiles, prep.group_size, prep.tmap,
-                prep.reflect, blank_cells, next_dir, saved, hg, hm, idx, midx, regs, CHUNK_NODES,
+                prep.reflect, blank_cells, next_dir, saved, kids, kid_values, normal, hg, hm, idx, midx, regs, CHUNK_NODES,
             )  # fmt: skip
             deepest = max(deepest, int(regs[k.R_DEPTH]))
             _check_limits(regs, limits, iterations, deepest, t0)
