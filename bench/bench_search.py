@@ -39,19 +39,19 @@ def korf(numbers: list[int]) -> list[tuple[int, int, list[int]]]:
 def ida_run(tiles: list[int], heuristic: str) -> tuple[int, int, float]:
     """(length, generated, seconds) of the raw kernel (Korf's goal is canonical: blank home 0)."""
     state = np.array(tiles, dtype=np.uint8)
-    nbrs, n_nbrs, _ = neighbour_table(4, 4)
+    nbrs, _, _ = neighbour_table(4, 4)
     kind = kh.heuristic_code(heuristic)
     table = kh.table_for(kind, 4, 4, 0)
     h0 = int(kh.heuristic(state, kind, 4, 4, 0, table, np.zeros(20, np.int32)))
     path, child, hvals, regs = ki.new_stack(200, 16, tiles.index(0), h0)
-    delta = kh.delta_table(table, nbrs, n_nbrs)
+    padded = kh.padded_rows(nbrs, table)
     lc_args = ki.lc_work(state, 4, 4, 0, 200)
     t0 = time.perf_counter()
     while True:
         if kind == kh.LINEAR_CONFLICT:
             status = ki.idastar_lc(state, 0, 4, 4, nbrs, table, path, child, hvals, regs, 1 << 26, *lc_args)
         else:
-            status = ki.idastar_table(state, 0, nbrs, delta, path, child, hvals, regs, 1 << 26)
+            status = ki.idastar_table(state, 0, *padded, path, child, hvals, regs, 1 << 26)
         if status == ki.FOUND:
             break
     return int(regs[ki.R_DEPTH]), int(regs[ki.R_GENERATED]), time.perf_counter() - t0

@@ -119,9 +119,10 @@ def test_heuristics_admissible_and_consistent_on_sampled_2x5_and_3x4() -> None:
 
 
 def _batch(states: np.ndarray, blank_home: int, kind: int, metric: int, fast: bool):  # type: ignore[no-untyped-def]
-    nbrs, n_nbrs, orient = neighbour_table(3, 3, metric)
+    nbrs, _, orient = neighbour_table(3, 3, metric)
     table = kh.table_for(kind, 3, 3, blank_home)
-    delta = kh.delta_table(table, nbrs, n_nbrs) if metric == SINGLE else np.zeros((1, 1, 1), np.int8)
+    table_kind = metric == SINGLE and kind in (kh.MISPLACED, kh.MANHATTAN)
+    padded = kh.padded_rows(nbrs, table) if table_kind else (nbrs, np.zeros((1, 1), np.int8))
     return ki.idastar_batch(
         np.ascontiguousarray(states),
         blank_home,
@@ -132,7 +133,7 @@ def _batch(states: np.ndarray, blank_home: int, kind: int, metric: int, fast: bo
         nbrs,
         orient,
         table,
-        delta,
+        *padded,
         64,
         fast,
         *ki.row_col_tables(3, 3),

@@ -242,18 +242,17 @@ def heuristic_code(name: str) -> int:
         raise ValueError(f"unknown heuristic {name!r}; choose one of {', '.join(NAMES)}") from None
 
 
-def delta_table(table: np.ndarray, nbrs: np.ndarray, n_nbrs: np.ndarray) -> np.ndarray:
-    """``int8[n, n, degree]``: ``delta[t, b, k]`` is the change of an additive heuristic when tile ``t``
-    slides from ``nbrs[b, k]`` into the blank at ``b`` (``table[t, b] - table[t, nbrs[b, k]]``)."""
-    n = table.shape[0]
-    degree = nbrs.shape[1]
-    delta = np.zeros((n, n, degree), dtype=np.int8)
-    wide = table.astype(np.int32)
-    for b in range(n):
-        for k in range(int(n_nbrs[b])):
-            c = int(nbrs[b, k])
-            delta[:, b, k] = wide[:, b] - wide[:, c]
-    return delta
+def padded_rows(nbrs: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Copies of ``nbrs`` and of a per-tile ``table`` (:func:`tile_table`) whose rows are padded to a power of
+    two (``nbrs`` with its end marker, ``table`` with zeros), so a kernel finds ``nbrs[b, k]`` at
+    ``(b << shift) + k`` in the flat array: a shift instead of a multiply on every generated node."""
+    out = []
+    for array, fill in ((nbrs, nbrs[0, nbrs.shape[1] - 1]), (table, 0)):
+        width = 1 << max(0, int(array.shape[1] - 1).bit_length())
+        padded = np.full((array.shape[0], width), fill, dtype=array.dtype)
+        padded[:, : array.shape[1]] = array
+        out.append(padded)
+    return out[0], out[1]
 
 
 def table_for(kind: int, width: int, height: int, blank_home: int) -> np.ndarray:
@@ -274,12 +273,12 @@ __all__ = [
     "MULTI_PDB",
     "NAMES",
     "crossings",
-    "delta_table",
     "heuristic",
     "heuristic_batch",
     "heuristic_code",
     "line_conflicts",
     "line_conflicts_tab",
+    "padded_rows",
     "table_for",
     "tile_table",
 ]

@@ -76,11 +76,20 @@ def grow_stack(
 
 
 @njit
+def row_shift(row_length: int) -> int:
+    """``log2(row_length)`` for a power of two (rows of :func:`.heuristics.padded_rows`)."""
+    shift = 0
+    while (1 << shift) < row_length:
+        shift += 1
+    return shift
+
+
+@njit
 def idastar_table(
     state: np.ndarray,
     blank_home: int,
     nbrs: np.ndarray,
-    delta: np.ndarray,
+    cost: np.ndarray,
     path: np.ndarray,
     child: np.ndarray,
     hvals: np.ndarray,
@@ -88,10 +97,18 @@ def idastar_table(
     node_budget: int,
 ) -> int:
     """IDA* in the single-tile metric with an additive per-tile heuristic (misplaced or Manhattan):
-    ``h' = h + delta[t, blank, k]`` for the tile ``t`` that slides in from ``nbrs[blank, k]``
-    (:func:`.heuristics.delta_table`). ``state`` is modified in place and equals the node at
-    ``regs[R_DEPTH]`` on return."""
-    end = nbrs[0, nbrs.shape[1] - 1]  # the NO_CELL end marker (the last column is always the marker)
+    ``h' = h + cost[t, blank] - cost[t, c]`` for the tile ``t`` that slides in from ``c = nbrs[blank, k]``.
+    ``nbrs`` and ``cost`` come from :func:`.heuristics.padded_rows` (rows padded to powers of two: the hot
+    loop reads them flat with shifts, and every index is unsigned, so numba adds no wraparound code).
+    ``state`` is modified in place and equals the node at ``regs[R_DEPTH]`` on return. ``regs[R_DEEPEST]``
+    is sampled when a call returns (one compare less per push): exact after ``FOUND`` (no iteration goes
+    deeper than the solution), a lower bound otherwise."""
+    one = np.uint64(1)
+    k_shift = np.uint64(row_shift(nbrs.shape[1]))
+    t_shift = np.uint64(row_shift(cost.shape[1]))
+    flat_nbrs = nbrs.ravel()
+    flat_cost = cost.ravel()
+    end = nbrs[0, nbrs.shape[1] - 1]  # the NO_CELL end marker (padding is the marker too)
     depth = regs[R_DEPTH]
     threshold = regs[R_THRESHOLD]
     excess = regs[R_NEXT] - threshold  # smallest f - threshold among pruned children (> 0)
@@ -102,10 +119,10 @@ def idastar_table(
     stop_at = expanded + node_budget
     capacity = path.shape[0] - 2
     status = BUDGET
-    b = path[depth + 1]
-    parent = path[depth]
+    b = np.uint64(path[depth + 1])
+    parent = np.uint64(path[depth])
     h = np.int64(hvals[depth + 1])
-    k = np.int64(child[depth + 1])
+    k = np.uint64(child[depth + 1])
     room = threshold - depth - 1  # a child may have h <= room
     if k == 0:
         if expanded >= stop_at:
@@ -113,13 +130,14 @@ def idastar_table(
             return BUDGET
         expanded += 1
     while True:
-        c = nbrs[b, k]
+        c = np.uint64(flat_nbrs[(b << k_shift) + k])
         if c != end:
-            k += 1
+            k += one
             if c == parent:
                 continue
-            t = state[c]
-            nh = h + delta[t, b, k - 1]
+            t = np.uint64(state[c])
+            row = t << t_shift
+            nh = h + flat_cost[row + b] - flat_cost[row + c]
             generated += 1
             if nh > room:
                 if nh - room < excess:
@@ -135,9 +153,7 @@ def idastar_table(
             parent = b
             b = c
             h = nh
-            k = 0
-            if depth > deepest:
-                deepest = depth
+            k = np.uint64(0)
             if nh == 0:
                 status = FOUND
                 break
@@ -150,9 +166,9 @@ def idastar_table(
             depth -= 1
             room += 1
             b = parent
-            parent = path[depth]
+            parent = np.uint64(path[depth])
             h = np.int64(hvals[depth + 1])
-            k = np.int64(child[depth + 1])
+            k = np.uint64(child[depth + 1])
         else:  # the iteration ended without a solution
             iterations += 1
             if excess >= INF:
@@ -161,7 +177,7 @@ def idastar_table(
             threshold += excess
             excess = INF
             room = threshold - 1
-            k = 0
+            k = np.uint64(0)
             if threshold >= capacity:
                 status = GROW
                 break
@@ -169,6 +185,7 @@ def idastar_table(
                 break
             expanded += 1
     child[depth + 1] = k
+    deepest = max(deepest, depth)
     regs[R_DEPTH] = depth
     regs[R_THRESHOLD] = threshold
     regs[R_NEXT] = min(threshold + excess, INF)
@@ -470,7 +487,8 @@ def idastar_batch(
     nbrs: np.ndarray,
     orient: np.ndarray,
     table: np.ndarray,
-    delta: np.ndarray,
+    padded_nbrs: np.ndarray,
+    padded_cost: np.ndarray,
     capacity: int,
     fast: bool,
     row_of: np.ndarray,
@@ -478,7 +496,8 @@ def idastar_batch(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Solve every row of ``starts`` (``[m, n_cells]``, all solvable) to optimality.
 
-    ``fast`` picks :func:`idastar_table` (kinds 0, 1; ``delta`` from :func:`.heuristics.delta_table`) or
+    ``fast`` picks :func:`idastar_table` (kinds 0, 1; ``padded_nbrs``/``padded_cost`` from
+    :func:`.heuristics.padded_rows` of ``nbrs`` and ``table``) or
     :func:`idastar_lc` (kind 2), single metric only, instead of :func:`idastar_general` (any kind, ``table``
     from :func:`.heuristics.table_for`: the multi-tile metric with CROSSINGS or MULTI_PDB). Returns
     ``(lengths int32[m], replay_ok bool[m], generated int64[m])``; ``lengths[i] = -1`` when ``capacity``
@@ -541,7 +560,7 @@ def idastar_batch(
                 col_of,
             )
         elif fast:
-            status = idastar_table(state, blank_home, nbrs, delta, path, child, hvals, regs, 1 << 62)
+            status = idastar_table(state, blank_home, padded_nbrs, padded_cost, path, child, hvals, regs, 1 << 62)
         else:
             status = idastar_general(
                 state,
@@ -595,4 +614,5 @@ __all__ = [
     "lc_work",
     "new_stack",
     "row_col_tables",
+    "row_shift",
 ]

@@ -17,7 +17,7 @@ def warmup() -> dict[str, float]:
     keys and the 16-bit heuristic tables); returns seconds per step."""
     from .bfs import bfs_batch
     from .generate import warmup as warmup_generate
-    from .heuristics import CROSSINGS, LINEAR_CONFLICT, MANHATTAN, delta_table, table_for
+    from .heuristics import CROSSINGS, LINEAR_CONFLICT, MANHATTAN, padded_rows, table_for
     from .idastar import idastar_batch, row_col_tables
     from .moves import MULTI, SINGLE, neighbour_table
     from .rank import factorials
@@ -50,11 +50,11 @@ def warmup() -> dict[str, float]:
         (SINGLE, LINEAR_CONFLICT, True),
         (MULTI, CROSSINGS, False),
     ):
-        nbrs, n_nbrs, orient = neighbour_table(3, 3, metric)
+        nbrs, _, orient = neighbour_table(3, 3, metric)
         table = table_for(kind, 3, 3, 8)
-        delta = delta_table(table, nbrs, n_nbrs) if metric == SINGLE else np.zeros((1, 1, 1), np.int8)
+        padded = padded_rows(nbrs, table)
         idastar_batch(
-            states, 8, 3, 3, kind, metric, nbrs, orient, table, delta, 64, fast, *row_col_tables(3, 3)
+            states, 8, 3, 3, kind, metric, nbrs, orient, table, *padded, 64, fast, *row_col_tables(3, 3)
         )
     timings["idastar batch"] = time.perf_counter() - t0
     t0 = time.perf_counter()

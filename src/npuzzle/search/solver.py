@@ -341,7 +341,7 @@ def _run_idastar(
     kind = kh.heuristic_code(heuristic)
     mcode = metric_code(metric)
     state = np.asarray(canonical, dtype=cell_dtype(n))
-    nbrs, n_nbrs, orient = neighbour_table(width, height, mcode)
+    nbrs, _, orient = neighbour_table(width, height, mcode)
     table = kh.table_for(kind, width, height, blank_home)
     scratch = np.zeros(2 * (width + height) + 4, dtype=np.int32)
     h0 = int(kh.heuristic(state, kind, width, height, blank_home, table, scratch))
@@ -352,7 +352,7 @@ def _run_idastar(
         return [], _ida_stats(regs, t0)
     fast_table = mcode == SINGLE and kind in (kh.MISPLACED, kh.MANHATTAN)
     fast_lc = mcode == SINGLE and kind == kh.LINEAR_CONFLICT
-    delta = kh.delta_table(table, nbrs, n_nbrs) if fast_table else None
+    padded = kh.padded_rows(nbrs, table) if fast_table else None
     lc_args = ki.lc_work(state, width, height, blank_home, capacity) if fast_lc else None
     deadline = _deadline(limits, t0)
     while True:
@@ -360,7 +360,8 @@ def _run_idastar(
         if limits.max_nodes is not None:
             budget = min(budget, max(limits.max_nodes - int(regs[ki.R_EXPANDED]), 0))
         if fast_table:
-            status = ki.idastar_table(state, blank_home, nbrs, delta, path, child, hvals, regs, budget)
+            assert padded is not None
+            status = ki.idastar_table(state, blank_home, *padded, path, child, hvals, regs, budget)
         elif fast_lc:
             assert lc_args is not None
             status = ki.idastar_lc(
