@@ -346,3 +346,16 @@ def test_kernels_agree_with_numba_disabled() -> None:
         results.append(json.loads(proc.stdout))
     assert results[0] == results[1]
     assert len(results[0]) > 100
+
+
+@pytest.mark.parametrize(("width", "height"), [(2, 2), (3, 3), (4, 4), (5, 3), (7, 5)])
+def test_padded_rows_keep_every_entry_and_the_end_marker(width: int, height: int) -> None:
+    nbrs, _, _ = neighbour_table(width, height, SINGLE)
+    table = kh.tile_table(kh.MANHATTAN, width, height, 0)
+    padded_nbrs, padded_cost = kh.padded_rows(nbrs, table)
+    for array, padded in ((nbrs, padded_nbrs), (table, padded_cost)):
+        row = padded.shape[1]
+        assert row & (row - 1) == 0 and row >= array.shape[1]  # a power of two, no shorter
+        assert np.array_equal(padded[:, : array.shape[1]], array)
+        assert ki.row_shift(row) == row.bit_length() - 1
+    assert np.all(padded_nbrs[:, nbrs.shape[1] :] == nbrs[0, -1])  # padding reads as the end marker
