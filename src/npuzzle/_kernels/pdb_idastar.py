@@ -51,6 +51,8 @@ FOUND = 1  # goal reached: the path is blank_cells[1..regs[R_DEPTH]]
 EXHAUSTED = 2  # no goal within the bound; regs[R_NEXT_BOUND] is the next bound
 
 NO_BOUND = 1 << 30
+KID_ROW = 5  # kids[d]: count, then up to 4 directions
+VALUE_ROW = 12  # kid_values[d]: 4 children x (normal value, mirrored value, h)
 
 
 @njit
@@ -272,9 +274,11 @@ def search(
     status = RUNNING
     n_cells = state.shape[0]
     next_bound = regs[R_NEXT_BOUND]
+    kid_flat = kids.ravel()  # read flat with constant row lengths: no stride multiplies
+    value_flat = kid_values.ravel()
     while generated < budget:
         d = depth
-        if kids[d, 0] < 0:
+        if kid_flat[d * KID_ROW] < 0:
             # entering this node: evaluate every child, keep those within the bound, lowest h first. All
             # normal entries are read before any is used (independent loads overlap their cache misses).
             b = np.int64(blank_cells[d])
@@ -327,22 +331,23 @@ def search(
                         break
                     continue
                 j = kept  # insertion by h (at most 4 children)
-                while j > 0 and kid_values[d, j - 1, 2] > h:
-                    kids[d, 1 + j] = kids[d, j]
-                    kid_values[d, j, 0] = kid_values[d, j - 1, 0]
-                    kid_values[d, j, 1] = kid_values[d, j - 1, 1]
-                    kid_values[d, j, 2] = kid_values[d, j - 1, 2]
+                row = d * VALUE_ROW
+                while j > 0 and value_flat[row + 3 * j - 1] > h:
+                    kid_flat[d * KID_ROW + 1 + j] = kid_flat[d * KID_ROW + j]
+                    value_flat[row + 3 * j] = value_flat[row + 3 * j - 3]
+                    value_flat[row + 3 * j + 1] = value_flat[row + 3 * j - 2]
+                    value_flat[row + 3 * j + 2] = value_flat[row + 3 * j - 1]
                     j -= 1
-                kids[d, 1 + j] = di
-                kid_values[d, j, 0] = new
-                kid_values[d, j, 1] = mnew
-                kid_values[d, j, 2] = h
+                kid_flat[d * KID_ROW + 1 + j] = di
+                value_flat[row + 3 * j] = new
+                value_flat[row + 3 * j + 1] = mnew
+                value_flat[row + 3 * j + 2] = h
                 kept += 1
-            kids[d, 0] = kept
+            kid_flat[d * KID_ROW] = kept
             next_dir[d] = 0
             continue
         j = next_dir[d]
-        if j >= kids[d, 0]:
+        if j >= kid_flat[d * KID_ROW]:
             if d == 0:
                 status = EXHAUSTED
                 break
@@ -368,17 +373,18 @@ def search(
             continue
         next_dir[d] = j + 1
         b = np.int64(blank_cells[d])
-        t = np.int64(neighbours[b, kids[d, 1 + j]])
+        t = np.int64(neighbours[b, kid_flat[d * KID_ROW + 1 + j]])
         home = np.int64(state[t])
         g = group_of[home]
         old = np.int64(hg[g])
-        new = np.int64(kid_values[d, j, 0])
+        row = d * VALUE_ROW + 3 * j
+        new = np.int64(value_flat[row])
         mold = 0
         if reflect:
             mh = tmap[home]
             gm = group_of[mh]
             mold = np.int64(hm[gm])
-            mnew = np.int64(kid_values[d, j, 1])
+            mnew = np.int64(value_flat[row + 1])
             msum += mnew - mold
             hm[gm] = mnew
             midx[gm] += (np.int64(tmap[b]) - np.int64(tmap[t])) * stride[mh]
@@ -393,12 +399,12 @@ def search(
         blank_cells[depth] = t
         saved[depth, 0] = old
         saved[depth, 1] = mold
-        if kid_values[d, j, 2] == 0:
+        if value_flat[row + 2] == 0:
             status = FOUND
             break
         expanded += 1
         next_dir[depth] = 0
-        kids[depth, 0] = -1 if depth < max_depth else 0  # expanded on the next pass
+        kid_flat[depth * KID_ROW] = -1 if depth < max_depth else 0  # expanded on the next pass
     regs[R_DEPTH] = depth
     regs[R_NEXT_BOUND] = next_bound
     regs[R_HSUM] = hsum
