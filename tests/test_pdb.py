@@ -330,3 +330,16 @@ def test_korf_all_with_663() -> None:
     g = blank_first(4, 4)
     for length, board in korf_instances():
         assert solve_pdb(board, g, limits=Limits(), partition="6-6-3").length == length
+
+
+def test_kernel_rank_of_uint8_cells_without_jit() -> None:
+    """Small integer dtypes must not wrap when the kernels run as plain Python."""
+    code = (
+        "import numpy as np\n"
+        "from npuzzle._kernels.pdb_build import rank_placement\n"
+        "from npuzzle.heuristics.pdb import rank_placement as reference\n"
+        "cells = [15, 14, 13, 12, 11, 10, 9, 8]\n"
+        "assert rank_placement(np.array(cells, np.uint8), 16) == reference(cells, 16) > 255\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)

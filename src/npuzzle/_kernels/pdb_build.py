@@ -38,7 +38,7 @@ def rank_placement(cells: np.ndarray, n_cells: int) -> int:
     k = cells.shape[0]
     rank = 0
     for i in range(k):
-        c = cells[i]
+        c = np.int64(cells[i])  # widened: uint8 cells would wrap in plain Python (NUMBA_DISABLE_JIT=1)
         digit = c
         for j in range(i):
             if cells[j] < c:

@@ -64,16 +64,15 @@ def group_rank(
     n_cells: int,
     tmap: np.ndarray,
     mirrored: bool,
-    base: int = 0,
 ) -> int:
-    """Rank of group ``g``'s placement (its homes ``group_tiles[g, :k]``; cells in ``pos[base:base + n_cells]``,
-    at most 64), normal or mirrored. The group is read from the 2-D array in place: a row view would cost two
-    reference-count updates per lookup."""
+    """Rank of group ``g``'s placement (its homes ``group_tiles[g, :k]``; boards of at most 64 cells), normal
+    or mirrored. The group is read from the 2-D array in place: a row view would cost two reference-count
+    updates per lookup."""
     rank = 0
     used = np.int64(0)
     for i in range(k):
         home = np.int64(group_tiles[g, i])
-        c = np.int64(tmap[pos[base + tmap[home]]]) if mirrored else np.int64(pos[base + home])
+        c = np.int64(tmap[pos[tmap[home]]]) if mirrored else np.int64(pos[home])
         rank = rank * (n_cells - i) + c - popcount(used & ((np.int64(1) << c) - 1))
         used |= np.int64(1) << c
     return rank
@@ -89,11 +88,9 @@ def group_index(
     n_cells: int,
     tmap: np.ndarray,
     mirrored: bool,
-    base: int = 0,
 ) -> int:
-    """Where group ``g``'s entry (normal or mirrored) for the placement in ``pos[base:base + n_cells]`` is in
-    the compact table."""
-    return offsets[g] + group_rank(pos, group_tiles, g, group_size[g], n_cells, tmap, mirrored, base)
+    """Where group ``g``'s entry (normal or mirrored) for the placement in ``pos`` is in the compact table."""
+    return offsets[g] + group_rank(pos, group_tiles, g, group_size[g], n_cells, tmap, mirrored)
 
 
 @njit
