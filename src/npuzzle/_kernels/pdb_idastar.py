@@ -79,21 +79,6 @@ def group_rank(
 
 
 @njit
-def group_index(
-    pos: np.ndarray,
-    offsets: np.ndarray,
-    g: int,
-    group_tiles: np.ndarray,
-    group_size: np.ndarray,
-    n_cells: int,
-    tmap: np.ndarray,
-    mirrored: bool,
-) -> int:
-    """Where group ``g``'s entry (normal or mirrored) for the placement in ``pos`` is in the compact table."""
-    return offsets[g] + group_rank(pos, group_tiles, g, group_size[g], n_cells, tmap, mirrored)
-
-
-@njit
 def lookup(
     pos: np.ndarray,
     table: np.ndarray,
@@ -106,7 +91,7 @@ def lookup(
     mirrored: bool,
 ) -> int:
     """Value of group ``g`` (normal or mirrored) for the placement in ``pos``."""
-    return np.int64(table[group_index(pos, offsets, g, group_tiles, group_size, n_cells, tmap, mirrored)])
+    return np.int64(table[offsets[g] + group_rank(pos, group_tiles, g, group_size[g], n_cells, tmap, mirrored)])
 
 
 @njit
