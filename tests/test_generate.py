@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 import subprocess
 import sys
 from collections import Counter
@@ -14,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
+from interpreters import run_python
 from npuzzle import generate as gen
 from npuzzle._kernels import generate as kernels
 from npuzzle.board import Board
@@ -116,16 +116,7 @@ def test_kernels_agree_with_references_without_jit() -> None:
         "    a = generate_array(g, m, moves=mv, count=3, seed=4)\n"
         "    assert boards_from_array(a, g) == generate(g, m, moves=mv, count=3, seed=4), m\n"
     )
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    result = subprocess.run(
-        [sys.executable, "-W", "ignore::RuntimeWarning", "-c", code],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    run_python(code, jit=False, timeout=120)
 
 
 # -- every generated board is solvable ---------------------------------------------------------------------

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from interpreters import run_python
 from npuzzle import goals, ranking
 from npuzzle._kernels import astar as ka
 from npuzzle._kernels import bfs as kb
@@ -333,17 +331,8 @@ def test_kernels_agree_with_numba_disabled() -> None:
     """The kernels run as plain Python with NUMBA_DISABLE_JIT=1 and give the same moves on tiny boards."""
     tests_dir = str(Path(__file__).parent)
     results = []
-    for disable in ("1", "0"):
-        env = {**os.environ, "NUMBA_DISABLE_JIT": disable}
-        proc = subprocess.run(
-            [sys.executable, "-c", NO_JIT_SCRIPT, tests_dir],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        )
-        results.append(json.loads(proc.stdout))
+    for jit in (False, True):
+        results.append(json.loads(run_python(NO_JIT_SCRIPT, tests_dir, jit=jit)))
     assert results[0] == results[1]
     assert len(results[0]) > 100
 

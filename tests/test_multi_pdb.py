@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from interpreters import run_python
 from npuzzle import ranking
 from npuzzle._kernels import bfs as kb
 from npuzzle._kernels import heuristics as kh
@@ -260,15 +258,7 @@ def test_kernels_agree_with_numba_disabled() -> None:
     """The builder and the searches using ``multi-pdb`` run as plain Python with NUMBA_DISABLE_JIT=1: the
     reference's tables, optimal lengths, and the same moves as compiled (~5 s on 2×3 and 3×2)."""
     results = []
-    for disable in ("1", "0"):
-        proc = subprocess.run(
-            [sys.executable, "-c", NO_JIT_SCRIPT, str(Path(__file__).parent)],
-            env={**os.environ, "NUMBA_DISABLE_JIT": disable},
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        )
-        results.append(json.loads(proc.stdout))
+    for jit in (False, True):
+        results.append(json.loads(run_python(NO_JIT_SCRIPT, str(Path(__file__).parent), jit=jit)))
     assert results[0] == results[1] and len(results[0]) > 90
     assert all(v is True or v[0] is True for v in results[0].values())

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from interpreters import run_python
 from npuzzle.board import Board
 from npuzzle.canonical import from_canonical, to_canonical
 from npuzzle.goals import blank_first, classic, goal
@@ -37,6 +35,7 @@ N_STATES_3X3 = 181_440  # 9!/2
 @pytest.fixture(scope="module")
 def bfs_3x3() -> dict[tuple[int, ...], int]:
     return canonical_distances(3, 3, 8)
+
 
 
 # -- ranking -------------------------------------------------------------------------------------------
@@ -118,8 +117,7 @@ def test_build_table_without_jit_equals_reference() -> None:
         "assert np.array_equal(build_table(3, 2, (0, 4)), reference_table(3, 2, (0, 4)))\n"
         "assert np.array_equal(build_table(5, 4, (2, 19)), reference_table(5, 4, (2, 19)))\n"  # uint32 masks
     )
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)
+    run_python(code, jit=False, timeout=120)
 
 
 def test_tables_built_twice_are_identical() -> None:
@@ -215,8 +213,7 @@ def test_pdb_idastar_without_jit_is_optimal() -> None:
         "    cells, _ = pdb_backend.solve_canonical([8, 7, 6, 5, 4, 3, 2, 1, 0], tables, reflect=True)\n"
         "    assert len(cells) == 28, len(cells)\n"
     )
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=300)
+    run_python(code, jit=False, timeout=300)
 
 
 def test_anti_diagonal_reflection_is_admissible_and_optimal() -> None:
@@ -341,5 +338,4 @@ def test_kernel_rank_of_uint8_cells_without_jit() -> None:
         "cells = [15, 14, 13, 12, 11, 10, 9, 8]\n"
         "assert rank_placement(np.array(cells, np.uint8), 16) == reference(cells, 16) > 255\n"
     )
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)
+    run_python(code, jit=False, timeout=120)
