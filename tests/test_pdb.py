@@ -62,11 +62,9 @@ def test_kernel_rank_matches_reference() -> None:
         r = rank_placement(cells, n)
         assert kb.rank_placement(arr, n) == r
         out = np.zeros(k, np.int64)
-        kb.unrank_placement(r, n, out)
-        assert out.tolist() == cells
         kb.unrank_placement_bits(r, n, out)
         assert out.tolist() == cells
-    for n, k in ((20, 3), (32, 4)):  # beyond the 16-bit tables
+    for n, k in ((20, 3), (32, 4)):  # boards with uint32 masks
         cells = rng.sample(range(n), k)
         out = np.zeros(k, np.int64)
         kb.unrank_placement_bits(rank_placement(cells, n), n, out)

@@ -48,29 +48,6 @@ def rank_placement(cells: np.ndarray, n_cells: int) -> int:
 
 
 @njit
-def unrank_placement(rank: int, n_cells: int, cells: np.ndarray) -> None:
-    """Inverse of :func:`rank_placement`: fill ``cells`` (int array (k,)) from ``rank``."""
-    k = cells.shape[0]
-    # digits, last first
-    for i in range(k - 1, -1, -1):
-        base = n_cells - i
-        cells[i] = rank % base
-        rank //= base
-    used = np.int64(0)
-    for i in range(k):
-        digit = cells[i]
-        c = 0
-        while True:
-            if (used >> c) & 1 == 0:
-                if digit == 0:
-                    break
-                digit -= 1
-            c += 1
-        cells[i] = c
-        used |= np.int64(1) << c
-
-
-@njit
 def _region(cell: int, free: int, width: int, not_first_col: int, not_last_col: int) -> int:
     """Bit mask of the cells connected to ``cell`` through ``free`` cells (``cell`` itself included)."""
     region = np.int64(1) << cell
@@ -88,7 +65,8 @@ def _region(cell: int, free: int, width: int, not_first_col: int, not_last_col: 
 
 @njit
 def unrank_placement_bits(rank: int, n_cells: int, cells: np.ndarray) -> None:
-    """:func:`unrank_placement` for ``n_cells <= 32`` without tables.
+    """Inverse of :func:`rank_placement`: fill ``cells`` (int array (k,)) from ``rank`` (``n_cells <= 32``, the
+    build's mask width; the pure-Python reference is :func:`npuzzle.heuristics.pdb.unrank_placement`).
 
     The cell of digit ``d`` is the ``d``-th free cell: the fixed point of
     ``c = d + #{used cells <= c}``, reached from ``c = d`` in at most ``k`` steps (usually one or two).
