@@ -51,12 +51,16 @@ class ProblemTooLargeError(PuzzleError, ValueError):
 
 
 class SearchLimitExceeded(PuzzleError):
-    """A search hit one of its limits; ``stats`` holds what was done so far."""
+    """A search hit one of its limits; ``stats`` holds what was done so far, ``lower_bound`` the optimal
+    length's proven lower bound when the search had one (an IDA* threshold), else ``None``."""
 
-    def __init__(self, message: str, stats: Any = None, limit: str = "") -> None:
+    def __init__(
+        self, message: str, stats: Any = None, limit: str = "", lower_bound: int | None = None
+    ) -> None:
         super().__init__(message)
         self.stats = stats
         self.limit = limit
+        self.lower_bound = lower_bound
 
 
 class TableError(PuzzleError):

@@ -20,6 +20,7 @@ class SearchStats:
     closed: int = 0
     seconds: float = 0.0
     iterations: int = 0  # IDA* thresholds tried / BFS layers
+    startup_seconds: float = 0.0  # loading or compiling kernels and tables, not counted in ``seconds``
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -46,6 +47,13 @@ class Solution:
     heuristic: str | None
     stats: SearchStats = field(default_factory=SearchStats)
     metric: str = "single"
+    #: A proven admissible lower bound on the optimal length (``None``: not computed); ``optimal`` is true
+    #: only when the optimum is proven (exact search finished, or ``length == lower_bound``).
+    lower_bound: int | None = None
+    #: A proven factor ``w``: ``length <= w * optimal`` (``None``: no such guarantee; 1.0 when optimal).
+    suboptimality: float | None = None
+    #: What else happened, in words (one-time work such as building pattern tables, the steps tried).
+    notes: tuple[str, ...] = ()
 
     @property
     def length(self) -> int:
@@ -97,6 +105,9 @@ class Solution:
             "algorithm": self.algorithm,
             "heuristic": self.heuristic,
             "metric": self.metric,
+            "lower_bound": self.lower_bound,
+            "suboptimality": self.suboptimality,
+            "notes": list(self.notes),
             "stats": self.stats.to_dict(),
         }
 
