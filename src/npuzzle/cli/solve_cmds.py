@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from ..errors import PuzzleError
 from ..search.limits import Limits
 from ..solution import Solution
 from .common import (
@@ -28,6 +31,7 @@ from .common import (
     JsonOption,
     Mp4Option,
     NumbersOption,
+    ProgressCallback,
     RenderDirOption,
     SheetOption,
     SizeOption,
@@ -40,8 +44,9 @@ from .common import (
 )
 
 ALGORITHM_HELP = (
-    "auto, bfs, bibfs, astar, idastar, wastar, greedy, pdb or constructive (auto: the fastest exact method; "
-    "constructive: any size in milliseconds, far from optimal)."
+    "auto, bfs, bibfs, astar, idastar, wastar, greedy, pdb or constructive (auto: a quick answer, then the "
+    "rest of the time budget improving it, optimal when proven in time; with --optimal the fastest exact "
+    "method; constructive: any size in milliseconds, far from optimal)."
 )
 HEURISTIC_HELP = (
     "misplaced, manhattan, linear-conflict, crossings or multi-pdb (the two admissible for --metric multi; "
@@ -60,7 +65,16 @@ MetricOption = Annotated[
     ),
 ]
 SecondsOption = Annotated[
-    float | None, typer.Option("--max-seconds", help="Give up after this many seconds.")
+    float | None,
+    typer.Option(
+        "--max-seconds",
+        help="Time budget. auto answers within it (default 10 s) with the best solution found; named "
+        "algorithms and --optimal give up when it runs out (exit 3).",
+    ),
+]
+OptimalOption = Annotated[
+    bool,
+    typer.Option("--optimal", help="Insist on a proven optimal answer (exit 3 if a limit is hit first)."),
 ]
 NodesOption = Annotated[
     int | None, typer.Option("--max-nodes", help="Give up after expanding this many nodes.")
@@ -107,6 +121,7 @@ def solve_command(
     max_seconds: SecondsOption = None,
     max_nodes: NodesOption = None,
     max_memory_mb: MemoryOption = None,
+    optimal: OptimalOption = False,
     json_output: JsonOption = False,
     show: Annotated[
         bool, typer.Option("--show", help="Draw every intermediate board, the tile about to move highlighted.")
@@ -136,7 +151,8 @@ def solve_command(
     speed: SpeedOption = 2.0,
     numbers: NumbersOption = True,
 ) -> None:
-    """Solve a board: optimal by default (exit 0 solved, 1 unsolvable, 2 bad input, 3 limit hit)."""
+    """Solve a board: the best answer within the time budget, optimal when proven (exit 0 solved,
+    1 unsolvable, 2 bad input, 3 a limit hit by a named algorithm or --optimal)."""
     try:
         limits = _limits(max_seconds, max_nodes, max_memory_mb)
         if input_file is not None:
@@ -150,7 +166,7 @@ def solve_command(
         goal_board = load_goal(goal, start)
         from ..search.solver import solve
 
-        with progress_reporter() as progress:
+        with live_reporter() as (progress, on_update):
             solution = solve(
                 start,
                 goal_board,
@@ -160,6 +176,8 @@ def solve_command(
                 limits=limits,
                 metric=metric,
                 progress=progress,
+                optimal=optimal,
+                on_update=on_update,
             )
     except HANDLED as exc:
         fail(exc, json_output)
@@ -167,15 +185,15 @@ def solve_command(
         typer.echo(json.dumps(solution.to_dict()))
     else:
         tokens = solution.direction_list()
-        typer.echo(
-            f"{solution.length} moves ({'optimal' if solution.optimal else 'not proven optimal'}, "
-            f"{solution.algorithm}{'/' + solution.heuristic if solution.heuristic else ''}, "
-            f"{solution.stats.expanded:,} nodes expanded, {solution.stats.seconds:.3f} s)"
-        )
+        typer.echo(f"{solution.length} moves ({summary(solution)})")
         typer.echo("moves:      " + " ".join(map(str, solution.moves)))
         typer.echo("directions: " + " ".join(tokens) + "   (where each tile travels)")
+        for note in solution.notes:
+            typer.echo(f"note:       {note}")
     if show:
         _show_steps(solution, to_stderr=json_output)
+    if algorithm == "auto" and metric == "single":
+        _prepare_later_solves(start, goal_board)
     if any((render_dir, gif, mp4, sheet)):
         try:
             from ..render.animate import export_solution
@@ -193,6 +211,100 @@ def solve_command(
         for path in (result.sheet, result.gif, result.mp4):
             if path is not None:
                 typer.echo(f"wrote {path}", err=True)
+
+
+def summary(solution: Solution) -> str:
+    """What kind of answer it is and what it cost: ``optimal, pdb/..., 1,234 nodes expanded, search 0.12 s,
+    start-up 0.30 s`` or ``at most 87, at least 53 (not proven optimal), ...``."""
+    if solution.optimal:
+        kind = "optimal"
+    elif solution.lower_bound is not None:
+        kind = f"at most {solution.length}, at least {solution.lower_bound}: not proven optimal"
+    else:
+        kind = "not proven optimal"
+    method = f"{solution.algorithm}{'/' + solution.heuristic if solution.heuristic else ''}"
+    stats = solution.stats
+    timing = f"search {stats.seconds:.3f} s"
+    if stats.startup_seconds:
+        timing += f", start-up {stats.startup_seconds:.3f} s"
+    return f"{kind}, {method}, {stats.expanded:,} nodes expanded, {timing}"
+
+
+@contextmanager
+def live_reporter() -> Iterator[tuple[ProgressCallback, Callable[[Any], None]]]:
+    """``(progress, on_update)`` callbacks for :func:`npuzzle.search.solve`. On a terminal, one live line on
+    stderr shows the step running, the best length and the proven bound (and a bar while tables are built);
+    elsewhere only one-time work (a table build) is announced, one plain line on stderr."""
+    import sys
+
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not (console.is_terminal and sys.stderr.isatty()):
+        announced: set[str] = set()
+
+        def plain_progress(message: str, done: int, total: int) -> None:
+            if message.startswith("building") and message not in announced and len(announced) < 3:
+                announced.add(message)
+                typer.echo(f"npuzzle: {message}", err=True)
+
+        yield plain_progress, lambda update: None
+        return
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+        console=console, transient=True,
+    )  # fmt: skip
+    task = bar.add_task("solving", total=None)
+    state = {"best": "", "step": "solving"}
+
+    def show() -> None:
+        bar.update(task, description=f"{state['step']}{state['best']}")
+
+    def progress(message: str, done: int, total: int) -> None:
+        state["step"] = message
+        bar.update(task, completed=done, total=total if total > 0 else None)
+        show()
+
+    def on_update(update: Any) -> None:
+        state["step"] = update.step
+        if update.best_length is not None:
+            state["best"] = f" · best {update.best_length} moves, optimum at least {update.lower_bound}"
+        bar.update(task, total=None)
+        show()
+
+    bar.start()
+    try:
+        yield progress, on_update
+    finally:
+        bar.stop()
+
+
+def _prepare_later_solves(start: Any, goal_board: Any) -> None:
+    """After the answer is out: build the pattern tables later solves of this size use (a 4×4's, first run
+    only), saying so on stderr. Failing here never fails the solve."""
+    from ..search.anytime import prepare_tables
+
+    if not 12 < start.n_cells <= 16:  # the boards whose exact solves use pattern tables
+        return
+    with progress_reporter() as progress:
+        try:
+            from ..search.pdb_backend import choose_partition, partition_present
+
+            partition = choose_partition(start.width, start.height, goal_board.blank_cell)
+            if 12 < start.n_cells <= 16 and not partition_present(partition):
+                typer.echo(
+                    f"npuzzle: building the {start.width}x{start.height} {partition.label} pattern tables "
+                    "for later solves (first run only, about 10 s) ...",
+                    err=True,
+                )
+            note = prepare_tables(start, goal_board, progress)
+        except (ImportError, PuzzleError, ValueError, OSError, MemoryError) as exc:
+            typer.echo(f"npuzzle: could not build pattern tables for later solves: {exc}", err=True)
+            return
+    if note:
+        typer.echo(f"npuzzle: {note}", err=True)
 
 
 def _show_steps(solution: Solution, to_stderr: bool) -> None:

@@ -23,9 +23,9 @@ import importlib.util
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from ..goals import goal_for
 from ..solution import SearchStats, Solution
 from ..solvability import is_solvable
 from .limits import NO_LIMITS, Limits
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .anytime import UpdateFn
 
 ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
 
@@ -157,16 +160,26 @@ def solve(
     limits: Limits | None = None,
     metric: str = "single",
     progress: ProgressFn | None = None,
+    *,
+    optimal: bool = False,
+    on_update: UpdateFn | None = None,
 ) -> Solution:
     """Solve ``board`` to ``goal`` (a layout name or a Board) and return a replayable :class:`Solution`.
+
+    ``auto`` (with no heuristic or weight named) is the anytime ladder of :mod:`npuzzle.search.anytime`:
+    it always answers a solvable board within ``limits.max_seconds`` (default ``DEFAULT_SECONDS``, 10 s),
+    optimally when it can prove it in time, otherwise the best solution found, with a proven
+    ``lower_bound``; ``on_update`` hears its progress. ``optimal=True`` insists on a proven optimum: ``auto``
+    then runs the fastest exact method (:func:`choose_algorithm`) and a limit raises
+    :class:`SearchLimitExceeded`. Named algorithms run as asked, once.
 
     Raises :class:`UnsolvableError` (before any search), :class:`SearchLimitExceeded`,
     :class:`ProblemTooLargeError` (BFS beyond the memory cap), ``ValueError`` for unknown names.
 
     >>> from npuzzle.board import Board
     >>> s = solve(Board.from_rows([[1, 2, 3], [4, 5, 6], [0, 7, 8]]))
-    >>> s.length, s.optimal, s.moves
-    (2, True, (7, 8))
+    >>> s.length, s.optimal, s.moves, s.lower_bound
+    (2, True, (7, 8), 2)
     """
     if not isinstance(board, Board):
         raise BoardFormatError(
@@ -180,27 +193,54 @@ def solve(
             "the two lie in different parity classes (see `npuzzle check` for the count)"
         )
     limits = limits or NO_LIMITS
+    if algorithm == "auto" and heuristic is None and weight is None and not optimal:
+        from .anytime import solve_anytime
+
+        return solve_anytime(
+            board, goal_board, metric=metric, limits=limits, progress=progress, on_update=on_update
+        )
     if plan.algorithm == "constructive":
         from .constructive import solve_constructive
 
-        return solve_constructive(board, goal_board, metric)
+        return _with_bound(solve_constructive(board, goal_board, metric))
     if plan.algorithm == "pdb":
-        return _solve_pdb(board, goal_board, limits, metric, progress)
+        return _with_bound(_solve_pdb(board, goal_board, limits, metric, progress))
     canonical = to_canonical(board, goal_board)
     t0 = time.perf_counter()
     cells, stats = run_canonical(
         canonical, board.width, board.height, goal_board.blank_cell, plan, metric, limits, progress, t0
     )
-    return Solution(
-        start=board,
-        goal=goal_board,
-        moves=moves_from_cells(board, cells, metric),
-        optimal=plan.algorithm in OPTIMAL_ALGORITHMS or (plan.algorithm == "wastar" and plan.weight == 1),
-        algorithm=plan.algorithm,
-        heuristic=plan.heuristic,
-        stats=stats,
-        metric=metric,
+    exact = plan.algorithm in OPTIMAL_ALGORITHMS or (plan.algorithm == "wastar" and plan.weight == 1)
+    return _with_bound(
+        Solution(
+            start=board,
+            goal=goal_board,
+            moves=moves_from_cells(board, cells, metric),
+            optimal=exact,
+            algorithm=plan.algorithm,
+            heuristic=plan.heuristic,
+            stats=stats,
+            metric=metric,
+        ),
+        plan.weight if plan.algorithm == "wastar" else None,
     )
+
+
+def _with_bound(solution: Solution, weight: float | None = None) -> Solution:
+    """``solution`` with its proven ``lower_bound`` (its length when optimal; else the pure-Python admissible
+    heuristic, or ``ceil(length / weight)`` for weighted A*, whichever is larger) and ``suboptimality``."""
+    from .anytime import admissible_bound
+
+    if solution.lower_bound is not None:
+        return solution
+    if solution.optimal:
+        return replace(solution, lower_bound=solution.length, suboptimality=1.0)
+    values = to_canonical(solution.start, solution.goal)
+    start, goal_board = solution.start, solution.goal
+    bound = admissible_bound(values, start.width, start.height, goal_board.blank_cell, solution.metric)
+    if weight is not None:
+        bound = max(bound, math.ceil(solution.length / weight - 1e-9))
+    return replace(solution, lower_bound=bound, suboptimality=weight)
 
 
 def _solve_pdb(
@@ -273,9 +313,11 @@ def _deadline(limits: Limits, t0: float) -> float | None:
     return None if limits.max_seconds is None else t0 + limits.max_seconds
 
 
-def _limit_error(what: str, limit: str, stats: SearchStats) -> SearchLimitExceeded:
+def _limit_error(
+    what: str, limit: str, stats: SearchStats, lower_bound: int | None = None
+) -> SearchLimitExceeded:
     return SearchLimitExceeded(
-        f"{what} after {stats.expanded:,} expanded nodes in {stats.seconds:.2f} s", stats, limit
+        f"{what} after {stats.expanded:,} expanded nodes in {stats.seconds:.2f} s", stats, limit, lower_bound
     )
 
 
@@ -402,17 +444,18 @@ def _run_idastar(
         if status == ki.EXHAUSTED:
             raise RuntimeError("IDA* exhausted the search space on a solvable board (a heuristic bug)")
         stats = _ida_stats(regs, t0)
+        # every path shorter than the current threshold has been searched: a proven lower bound
+        threshold = int(regs[ki.R_THRESHOLD])
         if limits.max_nodes is not None and stats.expanded >= limits.max_nodes:
             raise _limit_error(
-                f"IDA* hit max_nodes={limits.max_nodes:,} at bound {int(regs[ki.R_THRESHOLD])}",
-                "max_nodes",
-                stats,
+                f"IDA* hit max_nodes={limits.max_nodes:,} at bound {threshold}", "max_nodes", stats, threshold
             )
         if deadline is not None and time.perf_counter() > deadline:
             raise _limit_error(
-                f"IDA* hit max_seconds={limits.max_seconds:g} at bound {int(regs[ki.R_THRESHOLD])}",
+                f"IDA* hit max_seconds={limits.max_seconds:g} at bound {threshold}",
                 "max_seconds",
                 stats,
+                threshold,
             )
         if progress is not None:
             progress(f"IDA* bound {int(regs[ki.R_THRESHOLD])}", stats.generated, 0)

@@ -1,0 +1,546 @@
+"""Anytime solving: a quick answer first, then the rest of a time budget spent improving it and proving bounds.
+
+:func:`solve_anytime` is what ``solve(board, goal)`` (``algorithm="auto"``), ``npuzzle solve``, the web
+API's solve and hint all run: one ladder for every face. It always answers a solvable board within its
+budget (``DEFAULT_SECONDS`` unless told otherwise); the answer is optimal when the ladder proves it in time,
+otherwise the shortest solution found, with a proven lower bound on the optimum.
+
+The ladder, for a board of ``n`` cells:
+
+1. A proven lower bound from pure Python (no kernel): linear conflict in the single-tile metric, crossings in
+   the multi-tile one; in the single metric a path's length has the parity of the Manhattan distance, so
+   every bound is rounded up to that parity, and ``length == lower_bound`` proves optimality.
+2. A first answer: up to 9 cells exact IDA* (milliseconds); beyond, the quick solver
+   (:func:`npuzzle.search.reduction.quick_solution`, the constructive method when it is absent): no table
+   builds and no rarely-used kernel compiles before it.
+3. Improvement, while time is left: exact search where it can finish (IDA* with linear conflict or the
+   multi-tile tables; pattern databases on a 4×4 when their tables are on disk, or built first when the
+   budget allows it; bidirectional BFS up to 12 cells), then on bigger boards the bounded-suboptimal solver
+   (:mod:`npuzzle.search.bounded`) or the reduction solver (:func:`npuzzle.search.reduction.solve_reduction`),
+   and weighted A* with falling weights where neither applies. Each step that fails still proves something:
+   an IDA* threshold reached, or ``ceil(length / w)`` for an answer within ``w`` × optimal.
+
+``optimal`` is true only when proven (an exact search finished, or the length equals the lower bound).
+Kernel loading and compiling (and building tables) are timed apart from the search, in
+``stats.startup_seconds``; what one-time work happened is said in ``notes``.
+
+>>> from npuzzle.board import Board
+>>> from npuzzle.goals import classic
+>>> s = solve_anytime(Board.from_rows([[1, 2, 3], [4, 5, 6], [0, 7, 8]]), classic(3, 3), seconds=5)
+>>> s.length, s.optimal, s.lower_bound
+(2, True, 2)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..board import Board
+from ..canonical import moves_from_cells, to_canonical
+from ..errors import ProblemTooLargeError, PuzzleError, SearchLimitExceeded
+from ..heuristics import simple
+from ..solution import SearchStats, Solution
+from .limits import NO_LIMITS, Limits
+
+DEFAULT_SECONDS = 10.0  # the library's and the CLI's budget: 3×3 and typical 4×4 boards stay optimal
+SMALL_CELLS = 9  # up to 3×3 / 2×4: exact IDA* is the quick answer (milliseconds once compiled)
+BFS_CELLS = 12  # up to 12 cells: bidirectional BFS finishes in seconds when IDA* does not
+EXACT_CELLS = 16  # up to 4×4 exact search is worth most of the budget
+SHALLOW_BOUND = 60  # bigger boards whose lower bound is this small get a short exact IDA* attempt
+SHALLOW_SHARE = 0.1  # of the time left, at most SHALLOW_SECONDS
+SHALLOW_SECONDS = 1.0
+WEIGHTED_CELLS = 64  # weighted A* fallback up to 8×8 (beyond, it fills memory before it answers)
+# weighted A* restarts at falling weights, each on an equal share of the time left
+FALLBACK_WEIGHTS = (3.0, 2.0, 1.5, 1.25)
+LADDER_MEMORY_MB = 1024  # A*/BFS memory cap of one ladder step when Limits.max_memory_mb is None
+WEIGHTED_RESERVE = 0.15  # on 10-16 cells, the share of the budget kept for weighted A* after exact search
+# Building a partition's tables: entries per second on one core of the build kernel (6-6-3, 11.5 M entries,
+# about 7 s) plus compiling the builder and the PDB IDA* kernel on a fresh machine.
+BUILD_ENTRIES_PER_SECOND = 1_500_000
+BUILD_OVERHEAD_SECONDS = 4.0
+COMPILE_NOTE_SECONDS = 3.0  # a kernel start-up this long was a compile (a cache load takes about a second)
+
+ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
+
+
+@dataclass(frozen=True)
+class Update:
+    """What the ladder knows now, for a live status line: the best length so far (``None`` before the first
+    answer), the proven lower bound, and the step running."""
+
+    best_length: int | None
+    lower_bound: int
+    step: str
+    elapsed: float
+
+
+UpdateFn = Callable[[Update], None]
+
+
+def admissible_bound(values: list[int], width: int, height: int, blank_home: int, metric: str) -> int:
+    """A lower bound on the optimal length of a canonical state, in pure Python (no kernel, no table):
+    linear conflict (single-tile metric) or crossings (multi-tile metric)."""
+    if metric == "multi":
+        return simple.crossings(values, width, height, blank_home)
+    return simple.linear_conflict(values, width, height, blank_home)
+
+
+class _Ladder:
+    """The state of one anytime solve: the best answer, the proven bound, the time spent."""
+
+    def __init__(
+        self,
+        board: Board,
+        goal_board: Board,
+        seconds: float,
+        metric: str,
+        limits: Limits,
+        progress: ProgressFn | None,
+        on_update: UpdateFn | None,
+    ) -> None:
+        self.board = board
+        self.goal = goal_board
+        self.metric = metric
+        self.limits = limits
+        self.progress = progress
+        self.on_update = on_update
+        self.width, self.height, self.n = board.width, board.height, board.n_cells
+        self.blank_home = goal_board.blank_cell
+        self.values = to_canonical(board, goal_board)
+        self.t0 = time.monotonic()
+        self.deadline = self.t0 + seconds
+        self.memory_mb = limits.max_memory_mb or LADDER_MEMORY_MB
+        # single metric: every path's length has the parity of the Manhattan distance
+        self.parity = (
+            simple.manhattan(self.values, self.width, self.height, self.blank_home) % 2
+            if metric == "single"
+            else None
+        )
+        self.lower_bound = 0
+        self.best: Solution | None = None
+        self.best_factor: float | None = None  # proven length <= factor * optimal of the best's own method
+        self.proven = False
+        self.notes: list[str] = []
+        self.startup = 0.0
+        self.expanded = 0
+        self.generated = 0
+        self.max_open = 0
+        self.step = "lower bound"
+        self.raise_bound(admissible_bound(self.values, self.width, self.height, self.blank_home, metric))
+
+    # -- bookkeeping -----------------------------------------------------------------------------------------
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def done(self) -> bool:
+        return self.proven or (self.best is not None and self.best.length <= self.lower_bound)
+
+    def raise_bound(self, value: int | None) -> None:
+        if value is None:
+            return
+        if self.parity is not None and (value - self.parity) % 2:
+            value += 1
+        if value > self.lower_bound:
+            self.lower_bound = value
+            if self.best is not None and self.lower_bound > self.best.length:
+                raise RuntimeError(
+                    f"lower bound {self.lower_bound} above a found solution of {self.best.length} moves "
+                    "(an inadmissible bound: a bug)"
+                )
+            self._tell()
+
+    def begin(self, step: str) -> None:
+        self.step = step
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.on_update is not None:
+            self.on_update(
+                Update(
+                    None if self.best is None else self.best.length,
+                    self.lower_bound,
+                    self.step,
+                    time.monotonic() - self.t0,
+                )
+            )
+
+    def count(self, stats: Any) -> None:
+        if stats is None:
+            return
+        self.expanded += int(getattr(stats, "expanded", 0))
+        self.generated += int(getattr(stats, "generated", 0))
+        self.max_open = max(self.max_open, int(getattr(stats, "max_open", 0)))
+
+    def offer(self, solution: Solution, *, exact: bool = False, factor: float | None = None) -> bool:
+        """Take ``solution`` if it is shorter than the best; ``exact``: it is proven optimal; ``factor``: its
+        length is proven at most ``factor`` × optimal. Returns whether it became the best."""
+        self.count(solution.stats)
+        factor = factor if factor is not None else solution.suboptimality
+        if exact or solution.optimal:
+            factor = 1.0
+        better = self.best is None or solution.length < self.best.length
+        if better:
+            self.best = solution
+            self.best_factor = factor
+        if factor is not None and factor >= 1:
+            self.raise_bound(math.ceil(solution.length / factor - 1e-9))
+        self.raise_bound(solution.lower_bound)
+        if factor == 1.0:
+            self.proven = True
+        self._tell()
+        return better
+
+    def limit_hit(self, exc: SearchLimitExceeded | ProblemTooLargeError) -> None:
+        self.count(getattr(exc, "stats", None))
+        self.raise_bound(getattr(exc, "lower_bound", None))
+
+    def result(self) -> Solution:
+        best = self.best
+        assert best is not None  # run() always finds a first answer
+        optimal = self.proven or best.length <= self.lower_bound
+        if optimal:
+            self.lower_bound = best.length
+        factor: float | None = 1.0 if optimal else self.best_factor
+        if not optimal and self.lower_bound > 0:
+            ratio = math.ceil(best.length / self.lower_bound * 1000) / 1000  # rounded up: still proven
+            factor = ratio if factor is None else min(factor, ratio)
+        elapsed = time.monotonic() - self.t0
+        stats = SearchStats(
+            expanded=self.expanded,
+            generated=self.generated,
+            max_open=self.max_open,
+            closed=best.stats.closed,
+            seconds=max(elapsed - self.startup, 0.0),
+            iterations=best.stats.iterations,
+            startup_seconds=self.startup,
+        )
+        return replace(
+            best,
+            optimal=optimal,
+            lower_bound=self.lower_bound,
+            suboptimality=factor,
+            notes=tuple(self.notes),
+            stats=stats,
+        )
+
+    # -- steps -----------------------------------------------------------------------------------------------
+    def step_limits(self, seconds: float | None) -> Limits:
+        if seconds is not None:
+            seconds = max(seconds, 0.001)
+        return Limits(max_nodes=self.limits.max_nodes, max_seconds=seconds, max_memory_mb=self.memory_mb)
+
+    def one_move_state(self, width: int | None = None, height: int | None = None) -> list[int]:
+        """A canonical state one move from the goal (blank home in the last cell for another size), for
+        warming a kernel up."""
+        from ..board import neighbour_cells
+
+        width, height = width or self.width, height or self.height
+        blank_home = self.blank_home if (width, height) == (self.width, self.height) else width * height - 1
+        values = list(range(width * height))
+        other = neighbour_cells(blank_home, width, height)[0]
+        values[blank_home], values[other] = values[other], values[blank_home]
+        return values
+
+    def warm_idastar(self, heuristic: str, metric: str | None = None, side: int | None = None) -> None:
+        """Load (or compile, the first time on a machine) IDA*'s kernel for ``heuristic``, on this board or
+        on a ``side`` × ``side`` one; timed as start-up."""
+        from .solver import Plan, run_canonical
+
+        width, height = (side, side) if side else (self.width, self.height)
+        values = self.one_move_state(width, height)
+        blank_home = self.blank_home if (width, height) == (self.width, self.height) else width * height - 1
+        t = time.monotonic()
+        run_canonical(
+            values, width, height, blank_home, Plan("idastar", heuristic, None), metric or self.metric
+        )
+        spent = time.monotonic() - t
+        self.startup += spent
+        if spent > COMPILE_NOTE_SECONDS:
+            self.notes.append(
+                f"loading the search kernels took {spent:.1f} s (compiled once on this machine, then cached)"
+            )
+
+    def run_plan(
+        self, algorithm: str, heuristic: str | None, weight: float | None, seconds: float | None
+    ) -> Solution:
+        from .solver import Plan, run_canonical
+
+        plan = Plan(algorithm, heuristic, weight)
+        cells, stats = run_canonical(
+            self.values, self.width, self.height, self.blank_home, plan, self.metric,
+            self.step_limits(seconds), None,
+        )  # fmt: skip
+        return Solution(
+            start=self.board,
+            goal=self.goal,
+            moves=moves_from_cells(self.board, cells, self.metric),
+            optimal=algorithm in ("idastar", "bfs", "bibfs"),
+            algorithm=algorithm,
+            heuristic=heuristic,
+            stats=stats,
+            metric=self.metric,
+        )
+
+    def exact_idastar(self, seconds: float | None) -> bool:
+        from .solver import multi_heuristic
+
+        heuristic = "linear-conflict" if self.metric == "single" else multi_heuristic(self.width, self.height)
+        self.warm_idastar(heuristic)
+        self.begin(f"exact search (IDA*, {heuristic})")
+        try:
+            self.offer(self.run_plan("idastar", heuristic, None, seconds), exact=True)
+        except (SearchLimitExceeded, ProblemTooLargeError) as exc:
+            self.limit_hit(exc)
+            return False
+        return True
+
+    def quick(self) -> None:
+        """The first answer: exact IDA* on small boards, the quick solver beyond."""
+        if self.n <= SMALL_CELLS:
+            # milliseconds once compiled; no time limit, so even a tiny budget gets the optimum
+            self.exact_idastar(None)
+            if self.best is not None:
+                return
+        self.warm_idastar("linear-conflict", "single", 3)  # the quick solvers finish a last 3×3 block with it
+        self.begin("first answer")
+        try:
+            from .reduction import quick_solution
+        except ImportError:
+            from .constructive import solve_constructive
+
+            self.offer(solve_constructive(self.board, self.goal, self.metric))
+        else:
+            self.offer(quick_solution(self.board, self.goal, metric=self.metric))
+
+    def pdb_tables(self, build: bool) -> Any:
+        """The 4×4-style partition's tables when present (or built, when ``build``); their bound and
+        kernel start-up are recorded. ``None`` when pattern databases cannot serve this board."""
+        if self.metric != "single" or self.n > EXACT_CELLS:
+            return None
+        try:
+            from .pdb_backend import choose_partition, load_partition, partition_present, solve_canonical
+
+            partition = choose_partition(self.width, self.height, self.blank_home)
+            present = partition_present(partition)
+            if not present and not build:
+                return None
+            t = time.monotonic()
+            if not present:
+                self.begin(f"building the {self.width}x{self.height} {partition.label} pattern tables")
+                self.notes.append(
+                    f"built the {self.width}x{self.height} {partition.label} pattern tables (first use only; "
+                    "cached for later solves)"
+                )
+            tables = load_partition(partition, build=build, progress=self.progress)
+            reflect = partition.reflectable()
+            self.raise_bound(tables.lookup(self.values, reflect))
+            solve_canonical(self.one_move_state(), tables, reflect=reflect)  # loads the kernel
+            self.startup += time.monotonic() - t
+            return tables, reflect
+        except (ImportError, PuzzleError, ValueError, OSError):
+            return None
+
+    def exact_pdb(self, prepared: Any, seconds: float) -> bool:
+        from .pdb_backend import solve_canonical
+
+        tables, reflect = prepared
+        label = tables.partition.label
+        self.begin(f"exact search (pattern databases {label})")
+        try:
+            cells, stats = solve_canonical(
+                self.values, tables, reflect=reflect, limits=self.step_limits(seconds)
+            )
+        except (SearchLimitExceeded, ProblemTooLargeError) as exc:
+            self.limit_hit(exc)
+            return False
+        solution = Solution(
+            self.board, self.goal, moves_from_cells(self.board, cells), True, "pdb",
+            f"pdb:{label}{'+reflection' if reflect else ''}", stats, "single",
+        )  # fmt: skip
+        self.offer(solution, exact=True)
+        return True
+
+    def build_seconds(self) -> float | None:
+        """Estimated seconds to build the missing tables of this board's partition (None: no tables)."""
+        if self.metric != "single" or not (BFS_CELLS < self.n <= EXACT_CELLS):
+            return None
+        try:
+            from .pdb_backend import choose_partition, partition_present
+
+            partition = choose_partition(self.width, self.height, self.blank_home)
+            if partition_present(partition):
+                return 0.0
+            return partition.n_entries() / BUILD_ENTRIES_PER_SECOND + BUILD_OVERHEAD_SECONDS
+        except (ImportError, PuzzleError, ValueError):
+            return None
+
+    def exact(self) -> None:
+        """Exact search on boards of up to 16 cells, keeping a reserve for weighted A* when it may fail."""
+        prepared = self.pdb_tables(build=False)
+        if prepared is not None:
+            self.exact_pdb(prepared, self.left())
+            return
+        build = self.build_seconds()
+        if build is not None and build > 0 and self.left() > 2 * build:
+            # time enough to build the tables first and still search with them
+            if self.exact_idastar(0.3 * (self.left() - build)) or self.done():
+                return
+            prepared = self.pdb_tables(build=True)
+            if prepared is not None and self.left() > 0:
+                self.exact_pdb(prepared, self.left() * (1 - WEIGHTED_RESERVE))
+            return
+        if self.n <= BFS_CELLS and self.metric == "single":
+            if self.exact_idastar(0.5 * self.left()) or self.done():
+                return
+            self.begin("exact search (bidirectional BFS)")
+            try:
+                self.offer(self.run_plan("bibfs", None, None, self.left()), exact=True)
+            except (SearchLimitExceeded, ProblemTooLargeError) as exc:
+                self.limit_hit(exc)
+            return
+        self.exact_idastar(self.left() * (1 - WEIGHTED_RESERVE))
+
+    def weighted(self) -> None:
+        """Weighted A* at falling weights, each on an equal share of the time left."""
+        from .solver import multi_heuristic
+
+        heuristic = "linear-conflict" if self.metric == "single" else "crossings"
+        if self.metric == "multi" and multi_heuristic(self.width, self.height) == "multi-pdb":
+            heuristic = "multi-pdb"
+        for i, weight in enumerate(FALLBACK_WEIGHTS):
+            if self.done() or self.left() <= 0.01:
+                return
+            if self.best is not None and self.best_factor is not None and self.best_factor <= weight:
+                continue  # already as good a guarantee
+            self.begin(f"weighted A* (w={weight:g})")
+            try:
+                found = self.run_plan("wastar", heuristic, weight, self.left() / (len(FALLBACK_WEIGHTS) - i))
+            except (SearchLimitExceeded, ProblemTooLargeError) as exc:
+                self.limit_hit(exc)
+                continue
+            self.offer(found, factor=weight)
+
+    def bigger(self) -> None:
+        """Boards over 16 cells: a short exact try when the bound is small, then the improving solvers."""
+        if self.lower_bound <= SHALLOW_BOUND and self.left() > 0:
+            self.exact_idastar(min(SHALLOW_SHARE * self.left(), SHALLOW_SECONDS))
+            if self.done():
+                return
+        used_bounded = False
+        try:
+            from . import bounded
+        except ImportError:
+            bounded = None  # type: ignore[assignment]
+        if bounded is not None and bounded.supports(self.width, self.height, self.metric):
+            used_bounded = True
+            self.begin("bounded-suboptimal search")
+            best_length = None if self.best is None else self.best.length
+            for found in bounded.improving_solutions(
+                self.board, self.goal, deadline=self.deadline, best_length=best_length, metric=self.metric
+            ):
+                self.offer(found)
+                if self.done():
+                    return
+        if not used_bounded and self.n > WEIGHTED_CELLS and self.left() > 0:
+            try:
+                from .reduction import solve_reduction
+            except ImportError:
+                return
+            self.begin("reduction search")
+            self.offer(solve_reduction(self.board, self.goal, deadline=self.deadline, metric=self.metric))
+            return
+        if not used_bounded and self.n <= WEIGHTED_CELLS:
+            self.weighted()
+
+    def run(self, interruptible: bool = False) -> Solution:
+        try:
+            if self.lower_bound == 0 and self.board == self.goal:
+                self.offer(
+                    Solution(self.board, self.goal, (), True, "none", None, SearchStats(), self.metric),
+                    exact=True,
+                )
+                return self.result()
+            self.quick()
+            if not self.done() and self.left() > 0:
+                if self.n <= EXACT_CELLS:
+                    self.exact()
+                    if not self.done() and self.left() > 0:
+                        self.weighted()
+                else:
+                    self.bigger()
+        except KeyboardInterrupt:
+            if not interruptible or self.best is None:
+                raise
+            self.notes.append("interrupted: the best answer found so far")
+        return self.result()
+
+
+def solve_anytime(
+    board: Board,
+    goal_board: Board,
+    *,
+    seconds: float | None = None,
+    metric: str = "single",
+    limits: Limits | None = None,
+    progress: ProgressFn | None = None,
+    on_update: UpdateFn | None = None,
+    interruptible: bool = False,
+) -> Solution:
+    """The best solution of ``board`` (to ``goal_board``, which it must be able to reach) found within
+    ``seconds`` (default: ``limits.max_seconds``, else ``DEFAULT_SECONDS``); see the module docstring.
+
+    ``limits.max_nodes`` caps each search step; ``limits.max_memory_mb`` each step's memory (default
+    ``LADDER_MEMORY_MB``). ``progress`` hears about table builds, ``on_update`` gets an :class:`Update`
+    whenever the best length, the bound or the step changes. ``interruptible``: a Ctrl-C
+    (``KeyboardInterrupt``) after the first answer returns the best so far instead of propagating. The first
+    answer is always given, however small the budget (it takes milliseconds to about a second)."""
+    limits = limits or NO_LIMITS
+    if seconds is None:
+        seconds = limits.max_seconds if limits.max_seconds is not None else DEFAULT_SECONDS
+    if not seconds > 0:
+        raise ValueError(f"seconds must be positive, got {seconds!r}")
+    ladder = _Ladder(board, goal_board, seconds, metric, limits, progress, on_update)
+    return ladder.run(interruptible)
+
+
+def prepare_tables(board: Board, goal_board: Board, progress: ProgressFn | None = None) -> str | None:
+    """Build the pattern tables that later exact solves of boards like this one use (4×4-sized boards in the
+    single-tile metric), if they are missing. Returns a sentence saying what was built, or ``None``."""
+    if not (BFS_CELLS < board.n_cells <= EXACT_CELLS):
+        return None
+    try:
+        from .pdb_backend import choose_partition, load_partition, partition_present
+    except ImportError:
+        return None
+    partition = choose_partition(board.width, board.height, goal_board.blank_cell)
+    if partition_present(partition):
+        return None
+    t = time.monotonic()
+    load_partition(partition, build=True, progress=progress)
+    return (
+        f"built the {board.width}x{board.height} {partition.label} pattern tables in "
+        f"{time.monotonic() - t:.1f} s (first run only; later solves use them)"
+    )
+
+
+def describe(solution: Solution) -> str:
+    """One line on what kind of answer ``solution`` is: ``optimal``, or ``at most ... at least L``."""
+    if solution.optimal:
+        return "optimal"
+    if solution.lower_bound is None:
+        return "not proven optimal"
+    return f"not proven optimal: the optimum is at least {solution.lower_bound} moves"
+
+
+__all__ = [
+    "DEFAULT_SECONDS",
+    "Update",
+    "admissible_bound",
+    "describe",
+    "prepare_tables",
+    "solve_anytime",
+]
