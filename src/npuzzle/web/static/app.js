@@ -1,6 +1,7 @@
-// The npuzzle web game. Moves are played here, in the browser, for any board up to 8×8; the server is
-// asked only for new boards (/api/generate), goal layouts (/api/layouts), hints and solutions.
-// Arrow keys move the tile in the arrow's direction (the tile convention used across npuzzle).
+// The npuzzle web game. Moves are played here, in the browser, on any board from 2×2 to 16×16; the server
+// is asked only for new boards (/api/generate), goal layouts (/api/layouts), checks of shared deals
+// (/api/check), hints and solutions. Arrow keys move the tile in the arrow's direction (the tile
+// convention used across npuzzle); on touch screens a swipe does the same.
 
 import {
   BLANK,
@@ -14,13 +15,16 @@ import {
   segment,
   tileForDirection,
 } from "./game.js";
+import { formatDealId, parseDealId, qualityText } from "./deal.js";
 import { BUILT_IN, adoptFile, croppedPicture, forgetPicture, storedPicture } from "./picture.js";
 import { addRecord, recordKey, records, summary, toCsv } from "./records.js";
 
 const STATE_KEY = "npuzzle.game.v1";
-const MIN_SIDE = 3;
-const MAX_SIDE = 8;
+const MIN_SIDE = 2;
+const MAX_SIDE = 16;
 const SOLVE_SECONDS = 5;
+const NUMBERS_FROM_CELLS = 36; // little numbers on the picture by default from 6×6 up
+const SWIPE_PX = 24; // a touch that travels this far is a swipe, not a tap
 const LAYOUT_NAMES = {
   classic: "Classic (1, 2, 3 … blank last)",
   "blank-first": "Blank first",
@@ -29,6 +33,14 @@ const LAYOUT_NAMES = {
   column: "Columns",
   "blank-at:0": "Missing first piece",
   "random:1": "Scrambled goal (seed 1)",
+};
+// Milliseconds per move of an auto-solve or replay of `n` moves. "normal" scales with the length, so a
+// short solve is easy to follow and a 1,000-move 8×8 one still plays in about ten seconds.
+const PACES = {
+  slow: () => 450,
+  normal: (n) => Math.min(250, Math.max(4, 10_000 / n)),
+  fast: (n) => Math.min(90, Math.max(1, 2_500 / n)),
+  instant: (n) => Math.min(20, 600 / n),
 };
 
 const $ = (id) => document.getElementById(id);
@@ -41,12 +53,25 @@ const el = {
   winTitle: $("win-title"),
   winDetail: $("win-detail"),
   winAgain: $("win-again"),
+  winReplay: $("win-replay"),
+  winRestart: $("win-restart"),
+  winClose: $("win-close"),
   undo: $("undo"),
   redo: $("redo"),
   hint: $("hint"),
   solve: $("solve"),
   solveLabel: document.querySelector("#solve .solve-label"),
+  restart: $("restart"),
+  share: $("share"),
   newGame: $("new-game"),
+  actions: document.querySelector(".actions"),
+  playback: $("playback"),
+  pause: $("pause"),
+  pauseLabel: document.querySelector("#pause .pause-label"),
+  stop: $("stop"),
+  speed: $("speed"),
+  progress: $("progress"),
+  progressText: $("progress-text"),
   width: $("width"),
   height: $("height"),
   layout: $("layout"),
@@ -58,22 +83,36 @@ const el = {
   showNumbers: $("show-numbers"),
   pictureFile: $("picture-file"),
   pictureReset: $("picture-reset"),
+  gameId: $("game-id"),
+  gameIdLoad: $("game-id-load"),
+  copyLink: $("copy-link"),
   records: $("records"),
   recordsKey: $("records-key"),
   exportCsv: $("export"),
   announce: $("announce"),
+  panel: $("panel"),
+  panelClose: $("panel-close"),
+  settingsToggle: $("settings-toggle"),
+  settingsSummary: $("settings-summary"),
+  confirm: $("confirm"),
+  confirmTitle: $("confirm-title"),
+  confirmText: $("confirm-text"),
 };
+const narrow = window.matchMedia("(max-width: 860px)");
 
 /** The whole game, saved to localStorage after every change. */
 let state = null;
-let layouts = []; // [{name, board}] for the current size
+let layouts = []; // [{name, board}] for the size in the selects
 let tileEls = new Map(); // label -> button
-let inner = null;
 let startedAt = null; // performance.now() while the clock runs
 let version = 0; // bumps on every board change, so late server answers are dropped
-let solving = null; // {stop: bool} while auto-solve runs
+let playback = null; // auto-solve or replay in progress: see startPlayback
+let thinking = null; // "hint" | "solve" while the server is asked
 let hintTimer = null;
+let saveTimer = null;
 let pending = 0; // new games being dealt; the board is aria-busy meanwhile
+let swipe = null; // {id, x, y} while a touch is down on the board
+let swipedAt = 0; // a click right after a swipe is the swipe's own tap: ignored
 
 function busy(delta) {
   pending += delta;
@@ -87,6 +126,7 @@ function freshState(width, height) {
     height,
     layout: "classic",
     goal,
+    start: goal.slice(),
     tiles: goal.slice(),
     history: [],
     redo: [],
@@ -95,25 +135,42 @@ function freshState(width, height) {
     assisted: false,
     difficulty: "hard",
     mode: "numbers",
-    showNumbers: false,
+    showNumbers: null, // null: on from NUMBERS_FROM_CELLS cells up
     picture: "builtin",
+    speed: "normal",
     seed: null,
+    previous: null, // the game before this deal, one Undo away
   };
+}
+
+/** The start of a saved game from before `start` was kept: its tiles with the history undone. */
+function startOf(saved) {
+  let tiles = saved.tiles.slice();
+  for (const action of [...saved.history].reverse()) {
+    for (const m of [...action].reverse()) tiles = applyMove(tiles, saved.width, m);
+  }
+  return tiles;
+}
+
+function revive(saved) {
+  if (!saved || !Array.isArray(saved.tiles) || saved.tiles.length !== saved.width * saved.height) return null;
+  const out = { ...freshState(saved.width, saved.height), ...saved };
+  if (!Array.isArray(out.start) || out.start.length !== out.tiles.length) out.start = startOf(out);
+  out.previous = saved.previous ? revive({ ...saved.previous, previous: null }) : null;
+  return out;
 }
 
 function load() {
   try {
-    const saved = JSON.parse(localStorage.getItem(STATE_KEY) || "null");
-    if (saved && Array.isArray(saved.tiles) && saved.tiles.length === saved.width * saved.height) {
-      return { ...freshState(saved.width, saved.height), ...saved };
-    }
+    return revive(JSON.parse(localStorage.getItem(STATE_KEY) || "null"));
   } catch {
-    /* corrupt or unavailable storage: start afresh */
+    return null; // corrupt or unavailable storage: start afresh
   }
-  return null;
 }
 
 function save() {
+  clearTimeout(saveTimer);
+  saveTimer = null;
   try {
     localStorage.setItem(STATE_KEY, JSON.stringify({ ...state, elapsed: elapsed() }));
   } catch {
@@ -121,13 +178,27 @@ function save() {
   }
 }
 
+function saveSoon() {
+  if (saveTimer === null) saveTimer = setTimeout(save, 400);
+}
+
+/** A copy of the game as it is now, to keep one Undo away. */
+function snapshot() {
+  return { ...state, elapsed: elapsed(), previous: null, history: state.history.slice(), redo: state.redo.slice() };
+}
+
 // -- server -----------------------------------------------------------------------------------------------
 async function api(path, body) {
-  const response = await fetch(path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new Error("the server cannot be reached");
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(data.detail || `the server answered ${response.status}`);
   return data;
@@ -165,19 +236,19 @@ function announce(text) {
 
 function setStatus(text) {
   el.status.textContent = text;
-  el.status.title = text;
 }
 
 // -- drawing ----------------------------------------------------------------------------------------------
 function buildBoard() {
   const { width, height } = state;
-  el.board.style.setProperty("--w", width);
-  el.board.style.setProperty("--h", height);
-  el.board.parentElement.style.setProperty("--w", width);
-  el.board.parentElement.style.setProperty("--h", height);
+  for (const node of [el.board, el.board.parentElement]) {
+    node.style.setProperty("--w", width);
+    node.style.setProperty("--h", height);
+  }
+  el.board.dataset.size = `${width}x${height}`;
   el.board.setAttribute("aria-label", `Puzzle board, ${width} by ${height}`);
   el.board.replaceChildren();
-  inner = document.createElement("div");
+  const inner = document.createElement("div");
   inner.className = "board-inner";
   el.board.append(inner);
   tileEls = new Map();
@@ -190,7 +261,9 @@ function buildBoard() {
     } else {
       tile.type = "button";
       tile.tabIndex = -1;
-      tile.addEventListener("click", () => play(label));
+      tile.addEventListener("click", () => {
+        if (performance.now() - swipedAt > 400) play(label);
+      });
     }
     const face = document.createElement("span");
     face.className = "face";
@@ -208,6 +281,7 @@ function buildBoard() {
     tileEls.set(label, tile);
   }
   drawPreview();
+  drawDeal();
   applyLook();
 }
 
@@ -224,14 +298,17 @@ function draw() {
     if (label !== BLANK) tile.setAttribute("aria-label", `${label}, row ${r + 1}, column ${c + 1}`);
   });
   const solved = isSolved(tiles, goal);
+  const locked = playback !== null;
   el.board.dataset.solved = String(solved);
   el.board.classList.toggle("solved", solved);
-  el.moves.textContent = String(moveCount());
+  el.moves.textContent = String(playback?.kind === "replay" ? playback.index : moveCount());
   el.timer.textContent = formatTime(elapsed());
-  el.undo.disabled = state.history.length === 0 || solving !== null;
-  el.redo.disabled = state.redo.length === 0 || solving !== null;
-  el.hint.disabled = solved || solving !== null;
-  el.solve.disabled = solved && solving === null;
+  el.undo.disabled = locked || (state.history.length === 0 && !state.previous);
+  el.redo.disabled = locked || state.redo.length === 0;
+  el.hint.disabled = solved || locked || thinking !== null;
+  el.solve.disabled = solved || locked || thinking !== null;
+  el.restart.disabled = locked || (state.history.length === 0 && isSolved(tiles, state.start));
+  el.undo.title = state.history.length === 0 && state.previous ? "Undo: bring back the previous game" : "";
 }
 
 function moveCount() {
@@ -240,7 +317,8 @@ function moveCount() {
 
 function drawPreview() {
   el.preview.style.gridTemplateColumns = `repeat(${state.width}, 1fr)`;
-  el.preview.style.width = `${Math.min(150, 22 * state.width)}px`;
+  el.preview.style.width = `${Math.min(180, 20 * state.width)}px`;
+  el.preview.classList.toggle("dense", state.width > 8 || state.height > 8);
   el.preview.replaceChildren(
     ...state.goal.map((label) => {
       const s = document.createElement("span");
@@ -251,13 +329,33 @@ function drawPreview() {
   );
 }
 
+function layoutTitle(name) {
+  return LAYOUT_NAMES[name]?.split(" (")[0] ?? name;
+}
+
+/** The deal's id in the panel and the address bar: a link to it restarts the same deal. */
+function drawDeal() {
+  const id = formatDealId(state);
+  el.gameId.value = id;
+  try {
+    history.replaceState(null, "", `#${id}`);
+  } catch {
+    /* some embedded views forbid it */
+  }
+  el.settingsSummary.textContent = `${state.width}×${state.height} · ${layoutTitle(state.layout)}`;
+}
+
+function numbersOn() {
+  return state.showNumbers ?? state.width * state.height >= NUMBERS_FROM_CELLS;
+}
+
 async function applyLook() {
   const picture = state.mode === "picture";
   el.modePicture.checked = picture;
   el.modeNumbers.checked = !picture;
   el.pictureOptions.hidden = !picture;
-  el.showNumbers.checked = state.showNumbers;
-  el.board.classList.toggle("numbers", state.showNumbers);
+  el.showNumbers.checked = numbersOn();
+  el.board.classList.toggle("numbers", numbersOn());
   if (!picture) {
     el.board.classList.remove("picture");
     return;
@@ -274,13 +372,13 @@ async function applyLook() {
 }
 
 // -- playing ----------------------------------------------------------------------------------------------
-/** The player clicked/tapped/keyed tile `label`: slide it (and the tiles between it and the blank). */
+/** The player clicked/tapped/keyed/swiped tile `label`: slide it (and the tiles between it and the blank). */
 function play(label) {
-  if (solving) stopSolving("Stopped");
+  if (playback) stopPlayback();
   if (state.solved && isSolved(state.tiles, state.goal)) return;
   const moves = segment(state.tiles, state.width, label);
   if (moves.length === 0) {
-    announce(`Tile ${label} is not in the blank's row or column`);
+    announce(`Tile ${label} is not in the gap's row or column`);
     return;
   }
   const direction = directionOf(state.tiles, state.width, label);
@@ -301,19 +399,19 @@ function commit(moves) {
   startClock();
 }
 
-function afterMove(sentence, { quiet = false } = {}) {
+function afterMove(sentence) {
   const solved = isSolved(state.tiles, state.goal);
   draw();
   if (solved && !state.solved) {
     win();
   } else {
-    if (!quiet) announce(`${sentence} ${moveCount()} moves.`);
-    setStatus(solving ? "Solving…" : "Playing");
+    announce(`${sentence} ${moveCount()} moves.`);
+    setStatus("Playing");
   }
-  save();
+  saveSoon();
 }
 
-function win() {
+function win(how = "") {
   stopClock();
   state.solved = true;
   const moves = moveCount();
@@ -329,15 +427,31 @@ function win() {
   }
   el.winTitle.textContent = "Solved!";
   el.winDetail.textContent = detail;
-  el.win.hidden = false;
-  setStatus("Solved");
+  showWin();
+  setStatus(how || "Solved");
   announce(`Solved! ${detail}.`);
   drawRecords();
   draw();
+  save();
+}
+
+function showWin() {
+  el.win.hidden = false;
+  el.winAgain.focus({ preventScroll: true });
+}
+
+function closeWin() {
+  if (el.win.hidden) return;
+  el.win.hidden = true;
+  el.board.focus({ preventScroll: true });
 }
 
 function undo() {
-  if (solving || state.history.length === 0) return;
+  if (playback) stopPlayback();
+  if (state.history.length === 0) {
+    if (state.previous) restorePrevious();
+    return;
+  }
   const action = state.history.pop();
   let tiles = state.tiles;
   for (const m of [...action].reverse()) tiles = applyMove(tiles, state.width, m);
@@ -348,11 +462,12 @@ function undo() {
   reopenIfUnsolved();
   draw();
   announce(`Undone. ${moveCount()} moves.`);
-  save();
+  saveSoon();
 }
 
 function redo() {
-  if (solving || state.redo.length === 0) return;
+  if (playback) stopPlayback();
+  if (state.redo.length === 0) return;
   const action = state.redo.pop();
   commit(action);
   afterMove("Redone.");
@@ -368,9 +483,39 @@ function reopenIfUnsolved() {
   }
 }
 
+/** Undo with no moves left to undo: the game before this deal comes back, as it was. */
+async function restorePrevious() {
+  const previous = state.previous;
+  const look = { mode: state.mode, showNumbers: state.showNumbers, picture: state.picture, speed: state.speed };
+  state = { ...previous, ...look, previous: null };
+  version += 1;
+  startedAt = null;
+  el.win.hidden = true;
+  clearHint();
+  syncSelects();
+  buildBoard();
+  draw();
+  drawRecords();
+  save();
+  setStatus("Previous game back: the clock restarts with your next move");
+  announce(`Previous ${state.width} by ${state.height} game back.`);
+  await loadLayouts();
+}
+
 function onKey(event) {
   const target = event.target;
+  if (event.key === "Escape") {
+    if (!el.win.hidden) {
+      closeWin();
+      event.preventDefault();
+    } else if (el.panel.classList.contains("open")) {
+      closePanel();
+      event.preventDefault();
+    }
+    return;
+  }
   if (target instanceof HTMLSelectElement || target instanceof HTMLInputElement) return;
+  if (target instanceof HTMLElement && target.closest("dialog")) return;
   if (event.ctrlKey || event.metaKey) {
     const key = event.key.toLowerCase();
     if (key === "z" && !event.shiftKey) undo();
@@ -379,15 +524,42 @@ function onKey(event) {
     event.preventDefault();
     return;
   }
+  if (event.key === " " && playback && !(target instanceof HTMLButtonElement)) {
+    event.preventDefault();
+    togglePause();
+    return;
+  }
   const direction = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" }[event.key];
   if (direction) {
     event.preventDefault();
-    const label = tileForDirection(state.tiles, state.width, state.height, direction);
-    if (label === null) announce(`No tile can move ${DIRECTION_WORDS[direction]}`);
-    else play(label);
+    moveToward(direction);
   } else if ((event.key === "h" || event.key === "H") && !(target instanceof HTMLButtonElement && target.id === "hint")) {
     hint();
   }
+}
+
+/** Move the tile that travels `direction` into the gap (arrow keys and swipes). */
+function moveToward(direction) {
+  const label = tileForDirection(state.tiles, state.width, state.height, direction);
+  if (label === null) announce(`No tile can move ${DIRECTION_WORDS[direction]}`);
+  else play(label);
+}
+
+// -- swipes (touch and pen; a mouse clicks) ---------------------------------------------------------------
+function onPointerDown(event) {
+  if (event.pointerType === "mouse" || !event.isPrimary) return;
+  swipe = { id: event.pointerId, x: event.clientX, y: event.clientY };
+}
+
+function onPointerUp(event) {
+  if (!swipe || event.pointerId !== swipe.id) return;
+  const dx = event.clientX - swipe.x;
+  const dy = event.clientY - swipe.y;
+  swipe = null;
+  if (Math.max(Math.abs(dx), Math.abs(dy)) < SWIPE_PX) return; // a tap: the tile's click handles it
+  swipedAt = performance.now();
+  const direction = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "R" : "L") : dy > 0 ? "D" : "U";
+  moveToward(direction);
 }
 
 // -- help from the server ---------------------------------------------------------------------------------
@@ -398,10 +570,11 @@ function clearHint() {
 }
 
 async function hint() {
-  if (solving || isSolved(state.tiles, state.goal)) return;
+  if (playback || thinking || isSolved(state.tiles, state.goal)) return;
   const asked = version;
-  el.hint.disabled = true;
-  setStatus("Thinking…");
+  thinking = "hint";
+  draw();
+  setStatus(`Thinking about a hint…`);
   try {
     const answer = await api("/api/hint", position());
     if (asked !== version || answer.move === null) return;
@@ -410,79 +583,257 @@ async function hint() {
     const tile = tileEls.get(answer.move);
     tile.classList.add("hint");
     hintTimer = setTimeout(clearHint, 4000);
-    const quality = answer.optimal ? "optimal" : "best found in time";
-    const text = `Hint: move ${answer.move} ${DIRECTION_WORDS[answer.direction]} (${answer.remaining} moves to go, ${quality}).`;
-    setStatus(`Hint: ${answer.move} ${DIRECTION_WORDS[answer.direction]} · ${answer.remaining} to go`);
-    announce(text);
-    save();
+    const where = `${answer.move} ${DIRECTION_WORDS[answer.direction]}`;
+    const n = answer.remaining;
+    const text = answer.optimal
+      ? `Hint: ${where} · ${n} moves to go (optimal)`
+      : `Hint: ${where} · moves to go: ${qualityText(n, false, answer.lower_bound)}`;
+    setStatus(text);
+    announce(`${text}.`);
+    saveSoon();
   } catch (error) {
+    if (asked !== version) return;
     setStatus(`No hint: ${error.message}`);
     announce(`No hint: ${error.message}`);
   } finally {
+    thinking = null;
     draw();
   }
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function stopSolving(message) {
-  if (!solving) return;
-  solving.stop = true;
-  if (message) setStatus(message);
 }
 
 async function solve() {
-  if (solving) {
-    stopSolving("Stopped");
-    return;
-  }
-  if (isSolved(state.tiles, state.goal)) return;
+  if (playback || thinking || isSolved(state.tiles, state.goal)) return;
   const asked = version;
-  const run = { stop: false };
-  solving = run;
-  el.solve.setAttribute("aria-pressed", "true");
-  el.solveLabel.textContent = "Stop";
-  setStatus("Thinking…");
+  thinking = "solve";
   draw();
+  setStatus(state.width * state.height > 16 ? `Finding a solution (up to ${SOLVE_SECONDS} s)…` : "Finding a solution…");
   try {
     const answer = await api("/api/solve", { ...position(), max_seconds: SOLVE_SECONDS });
-    if (asked !== version || run.stop) return;
+    if (asked !== version) return;
     state.assisted = true;
-    const pace = Math.max(40, Math.min(260, 6000 / Math.max(1, answer.length)));
-    el.board.style.setProperty("--speed", `${Math.round(pace * 0.8)}ms`);
-    const quality = answer.optimal ? "shortest" : "found in time, not necessarily shortest";
-    setStatus(`Solving: ${answer.length} moves (${quality})`);
-    announce(`Solving in ${answer.length} moves.`);
-    for (const label of answer.moves) {
-      if (run.stop) break;
-      const direction = directionOf(state.tiles, state.width, label);
-      commit([label]);
-      state.redo = [];
-      afterMove(`Moved ${label} ${DIRECTION_WORDS[direction]}.`, { quiet: true });
-      await sleep(pace);
-    }
+    thinking = null;
+    const quality = qualityText(answer.length, answer.optimal, answer.lower_bound);
+    announce(`Solving in ${answer.length} moves (${quality}). Space pauses.`);
+    startPlayback("solve", answer.moves, quality);
   } catch (error) {
+    if (asked !== version) return;
     setStatus(`Could not solve: ${error.message}`);
     announce(`Could not solve: ${error.message}`);
   } finally {
-    if (solving === run) solving = null;
-    el.board.style.removeProperty("--speed");
-    el.solve.setAttribute("aria-pressed", "false");
-    el.solveLabel.textContent = "Solve";
+    thinking = null;
     draw();
-    save();
   }
 }
 
-// -- new games and settings -------------------------------------------------------------------------------
+// -- playback: auto-solve and replay ----------------------------------------------------------------------
+/**
+ * Play `moves` one by one. kind "solve" commits each move to the game (undoable); kind "replay" shows the
+ * finished game again from its start and leaves the history as it was. Pausable; the pace follows the
+ * speed select and, at "normal", the length.
+ */
+function startPlayback(kind, moves, quality) {
+  stopPlayback();
+  clearHint();
+  const run = { kind, moves, quality, index: 0, paused: false, timer: null, due: 1, last: performance.now() };
+  if (kind === "replay") {
+    run.finalTiles = state.tiles;
+    state.tiles = state.start.slice();
+    el.win.hidden = true;
+  }
+  playback = run;
+  el.playback.hidden = false;
+  el.actions.hidden = true;
+  el.pauseLabel.textContent = "Pause";
+  el.pause.setAttribute("aria-pressed", "false");
+  el.speed.value = state.speed;
+  setPace();
+  drawPlayback();
+  draw();
+  el.pause.focus({ preventScroll: true });
+  run.timer = setTimeout(tick, 0);
+}
+
+function pace() {
+  return (PACES[state.speed] ?? PACES.normal)(Math.max(1, playback.moves.length));
+}
+
+function setPace() {
+  const ms = pace();
+  el.board.style.setProperty("--speed", ms < 12 ? "0ms" : `${Math.round(Math.min(130, ms * 0.8))}ms`);
+}
+
+function tick() {
+  const run = playback;
+  if (!run || run.paused) return;
+  const now = performance.now();
+  run.due += (now - run.last) / pace();
+  run.last = now;
+  let n = Math.min(Math.floor(run.due), run.moves.length - run.index);
+  run.due -= n;
+  for (; n > 0; n -= 1) {
+    const label = run.moves[run.index];
+    try {
+      if (run.kind === "solve") {
+        commit([label]);
+        state.redo = [];
+      } else {
+        state.tiles = applyMove(state.tiles, state.width, label);
+      }
+    } catch {
+      endPlayback();
+      setStatus(`Stopped: move ${label} does not fit this board`);
+      draw();
+      return;
+    }
+    run.index += 1;
+  }
+  draw();
+  drawPlayback();
+  if (run.index >= run.moves.length) {
+    finishPlayback();
+    return;
+  }
+  saveSoon();
+  run.timer = setTimeout(tick, Math.max(4, Math.min(pace(), 250) - 1));
+}
+
+function progressText() {
+  const run = playback;
+  const what = run.kind === "solve" ? "Auto-solve" : "Replay";
+  const paused = run.paused ? " · paused" : "";
+  const quality = run.quality ? ` (${run.quality})` : "";
+  return `${what}: move ${run.index} of ${run.moves.length}${quality}${paused}`;
+}
+
+function drawPlayback() {
+  const run = playback;
+  el.progress.max = Math.max(1, run.moves.length);
+  el.progress.value = run.index;
+  el.progressText.textContent = `${run.index} / ${run.moves.length}`;
+  setStatus(progressText());
+}
+
+function togglePause() {
+  const run = playback;
+  if (!run) return;
+  run.paused = !run.paused;
+  clearTimeout(run.timer);
+  el.pauseLabel.textContent = run.paused ? "Resume" : "Pause";
+  el.pause.setAttribute("aria-pressed", String(run.paused));
+  drawPlayback();
+  announce(run.paused ? `Paused at move ${run.index} of ${run.moves.length}.` : "Resumed.");
+  if (run.paused) {
+    save();
+  } else {
+    run.last = performance.now();
+    run.due = 1;
+    run.timer = setTimeout(tick, 0);
+  }
+}
+
+/** Hide the playback bar; a replay cut short shows the finished board again. */
+function endPlayback() {
+  const run = playback;
+  if (!run) return null;
+  clearTimeout(run.timer);
+  playback = null;
+  if (run.kind === "replay") state.tiles = run.finalTiles;
+  el.board.style.removeProperty("--speed");
+  el.playback.hidden = true;
+  el.actions.hidden = false;
+  if (el.playback.contains(document.activeElement)) el.board.focus({ preventScroll: true });
+  return run;
+}
+
+function stopPlayback() {
+  const run = endPlayback();
+  if (!run) return;
+  setStatus(`Stopped at move ${run.index} of ${run.moves.length}`);
+  announce(`Stopped at move ${run.index} of ${run.moves.length}.`);
+  draw();
+  save();
+}
+
+function finishPlayback() {
+  const run = endPlayback();
+  draw();
+  if (run.kind === "solve") {
+    const how = `Solved by auto-solve: ${run.moves.length} moves (${run.quality})`;
+    if (!state.solved) win(how);
+    else setStatus(how);
+  } else {
+    setStatus(`Replay done: ${run.moves.length} moves`);
+    announce("Replay done.");
+  }
+  save();
+}
+
+function replay() {
+  const moves = state.history.flat();
+  if (moves.length === 0) return;
+  startPlayback("replay", moves, "");
+}
+
+// -- new games, deals and settings ------------------------------------------------------------------------
 function difficultyRequest(cells) {
   if (state.difficulty === "easy") return { method: "walk", moves: Math.max(10, 2 * cells) };
   if (state.difficulty === "medium") return { method: "walk", moves: 6 * cells };
   return { method: "shuffle" };
 }
 
+function midGame() {
+  return !state.solved && moveCount() > 0;
+}
+
+/** Ask before a settings change ends a game in progress; true to go on. */
+function confirmNewDeal(change) {
+  if (!midGame()) return Promise.resolve(true);
+  el.confirmTitle.textContent = `${change}?`;
+  el.confirmText.textContent =
+    `That ends this ${state.width}×${state.height} game (${moveCount()} moves, ${formatTime(elapsed())}). ` +
+    "Undo brings it back.";
+  el.confirm.returnValue = "";
+  return new Promise((resolve) => {
+    el.confirm.addEventListener("close", () => resolve(el.confirm.returnValue === "new"), { once: true });
+    el.confirm.showModal();
+    el.confirm.querySelector("#confirm-keep").focus();
+  });
+}
+
+/** Replace the game by a new deal; the one being left stays one Undo away when it had moves. */
+function setDeal({ width, height, layout, goal, tiles, seed = null }) {
+  const look = {
+    mode: state.mode,
+    showNumbers: state.showNumbers,
+    picture: state.picture,
+    difficulty: state.difficulty,
+    speed: state.speed,
+  };
+  const previous = moveCount() > 0 && !state.solved ? snapshot() : state.previous;
+  state = {
+    ...freshState(width, height),
+    ...look,
+    layout,
+    goal,
+    start: tiles.slice(),
+    tiles: tiles.slice(),
+    seed,
+    solved: isSolved(tiles, goal),
+    previous,
+  };
+  version += 1;
+  startedAt = null;
+  el.win.hidden = true;
+  clearHint();
+  syncSelects();
+  buildBoard();
+  draw();
+  drawRecords();
+  save();
+}
+
 async function newGame() {
-  if (solving) stopSolving();
+  if (playback) endPlayback();
   const asked = ++version;
   busy(+1);
   try {
@@ -496,12 +847,13 @@ async function dealNewGame(asked) {
   // the size comes from the selects: a game dealt meanwhile may have replaced `state`
   const width = Number(el.width.value);
   const height = Number(el.height.value);
-  const { layout } = state;
+  const layout = el.layout.value || "classic";
   const cells = width * height;
   setStatus("Shuffling…");
   let goal;
   let tiles;
   let seed = null;
+  let offline = null;
   try {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const answer = await api("/api/generate", { width, height, goal: layout, ...difficultyRequest(cells) });
@@ -514,21 +866,91 @@ async function dealNewGame(asked) {
     const known = layouts.find((l) => l.name === layout && l.board.length === cells);
     goal = known?.board ?? classicGoal(width, height);
     tiles = randomWalk(goal, width, height, cells * 8);
-    setStatus(`Offline game (${error.message})`);
+    offline = error.message;
   }
   if (asked !== version) return;
-  const look = { mode: state.mode, showNumbers: state.showNumbers, picture: state.picture, difficulty: state.difficulty };
-  state = { ...freshState(width, height), ...look, layout, goal, tiles, seed, solved: isSolved(tiles, goal) };
-  version += 1;
-  startedAt = null;
-  el.win.hidden = true;
-  clearHint();
-  buildBoard();
-  draw();
-  drawRecords();
+  setDeal({ width, height, layout, goal, tiles, seed });
+  setStatus(offline ? `Offline game (${offline})` : "New game: your move");
+  announce(`New ${width} by ${height} game. ${narrow.matches ? "Tap or swipe tiles." : "Arrow keys move a tile in the arrow's direction."}`);
+}
+
+/** Back to the start of this deal: same tiles, clock and moves at zero. */
+function restartDeal() {
+  if (playback) endPlayback();
+  const keep = moveCount() > 0 && !state.solved ? snapshot() : state.previous;
+  const { width, height, layout, goal, start, seed } = state;
+  setDeal({ width, height, layout, goal, tiles: start, seed });
+  state.previous = keep;
   save();
-  if (!el.status.textContent.startsWith("Offline")) setStatus("New game: your move");
-  announce(`New ${width} by ${height} game. Arrow keys move a tile in the arrow's direction.`);
+  draw();
+  setStatus("Restarted this deal: your move");
+  announce("Restarted this deal.");
+}
+
+/** Play the deal of a game id (`4x4:1,2,…,0&goal=spiral`) or a link holding one. */
+async function playDealId(text, { ask = true } = {}) {
+  let deal;
+  try {
+    deal = parseDealId(text);
+  } catch (error) {
+    setStatus(`Bad game id: ${error.message}`);
+    return false;
+  }
+  if (ask && formatDealId(state) === formatDealId({ ...deal, start: deal.tiles })) {
+    drawDeal();
+    return true; // already this deal
+  }
+  if (ask && !(await confirmNewDeal("Play the linked game"))) {
+    drawDeal();
+    return false;
+  }
+  const asked = ++version;
+  busy(+1);
+  try {
+    let goal;
+    try {
+      const facts = await api("/api/check", {
+        board: deal.tiles,
+        width: deal.width,
+        height: deal.height,
+        goal: deal.layout,
+        blank: BLANK,
+      });
+      if (!facts.solvable) {
+        setStatus(`That game cannot be solved: ${facts.explanation}`);
+        drawDeal();
+        return false;
+      }
+      goal = facts.goal;
+    } catch (error) {
+      if (deal.layout !== "classic") {
+        setStatus(`Could not read that game id: ${error.message}`);
+        drawDeal();
+        return false;
+      }
+      goal = classicGoal(deal.width, deal.height); // offline: trust a classic deal
+    }
+    if (asked !== version) return false;
+    setDeal({ ...deal, goal });
+    setStatus(`Linked game ${deal.width}×${deal.height}: your move`);
+    announce(`Playing the linked ${deal.width} by ${deal.height} game.`);
+    await loadLayouts();
+    return true;
+  } finally {
+    busy(-1);
+  }
+}
+
+async function shareLink() {
+  drawDeal();
+  const link = location.href;
+  try {
+    await navigator.clipboard.writeText(link);
+    setStatus("Link to this deal copied: it restarts the same board");
+  } catch {
+    setStatus("The address bar now links to this deal (copy it from there)");
+  }
+  announce("Link to this deal ready.");
 }
 
 async function loadLayouts() {
@@ -539,6 +961,7 @@ async function loadLayouts() {
   } catch {
     layouts = [{ name: "classic", board: classicGoal(width, height) }];
   }
+  const wanted = state.layout;
   el.layout.replaceChildren(
     ...layouts.map((l) => {
       const option = document.createElement("option");
@@ -547,8 +970,7 @@ async function loadLayouts() {
       return option;
     }),
   );
-  if (!layouts.some((l) => l.name === state.layout)) state.layout = "classic";
-  el.layout.value = state.layout;
+  el.layout.value = layouts.some((l) => l.name === wanted) ? wanted : "classic";
 }
 
 function fillSizes() {
@@ -557,10 +979,31 @@ function fillSizes() {
   }
 }
 
-async function changeSize() {
+/** The settings selects show the game's own size, layout and difficulty. */
+function syncSelects() {
+  el.width.value = String(state.width);
+  el.height.value = String(state.height);
+  el.difficulty.value = state.difficulty;
+  if ([...el.layout.options].some((o) => o.value === state.layout)) el.layout.value = state.layout;
+}
+
+async function onSettingChange(what) {
+  const change = {
+    size: `Start a new ${el.width.value}×${el.height.value} game`,
+    layout: `Start a new game with the ${layoutTitle(el.layout.value)} goal`,
+    difficulty: "Start a new game at this difficulty",
+  }[what];
+  if (!(await confirmNewDeal(change))) {
+    syncSelects();
+    if (what === "size") await loadLayouts();
+    setStatus("Kept your game");
+    return;
+  }
+  if (what === "difficulty") state.difficulty = el.difficulty.value;
   busy(+1);
   try {
-    await loadLayouts();
+    if (what === "size") await loadLayouts();
+    state.difficulty = el.difficulty.value;
     await newGame();
   } finally {
     busy(-1);
@@ -570,7 +1013,7 @@ async function changeSize() {
 function drawRecords() {
   const key = recordKey(state.width, state.height, state.layout);
   const s = summary(records(key));
-  el.recordsKey.textContent = `· ${state.width}×${state.height} ${LAYOUT_NAMES[state.layout]?.split(" (")[0] ?? state.layout}`;
+  el.recordsKey.textContent = `· ${state.width}×${state.height} ${layoutTitle(state.layout)}`;
   const show = (v, f) => (v === null ? "—" : f(v));
   const rows = [
     ["Solves", String(s.count)],
@@ -599,24 +1042,56 @@ function exportCsv() {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+// -- the settings drawer on narrow screens ----------------------------------------------------------------
+function openPanel() {
+  el.panel.classList.add("open");
+  el.settingsToggle.setAttribute("aria-expanded", "true");
+  el.panel.inert = false;
+  el.width.focus({ preventScroll: true });
+}
+
+function closePanel() {
+  el.panel.classList.remove("open");
+  el.settingsToggle.setAttribute("aria-expanded", "false");
+  el.panel.inert = narrow.matches;
+  if (narrow.matches) el.settingsToggle.focus({ preventScroll: true });
+}
+
+function onNarrowChange() {
+  el.panel.classList.remove("open");
+  el.settingsToggle.setAttribute("aria-expanded", "false");
+  el.panel.inert = narrow.matches;
+}
+
 function wire() {
   document.addEventListener("keydown", onKey);
+  el.board.addEventListener("pointerdown", onPointerDown);
+  el.board.addEventListener("pointerup", onPointerUp);
+  el.board.addEventListener("pointercancel", () => {
+    swipe = null;
+  });
   el.undo.addEventListener("click", undo);
   el.redo.addEventListener("click", redo);
   el.hint.addEventListener("click", hint);
   el.solve.addEventListener("click", solve);
+  el.restart.addEventListener("click", restartDeal);
+  el.share.addEventListener("click", shareLink);
   el.newGame.addEventListener("click", newGame);
+  el.pause.addEventListener("click", togglePause);
+  el.stop.addEventListener("click", stopPlayback);
+  el.speed.addEventListener("change", () => {
+    state.speed = el.speed.value;
+    if (playback) setPace();
+    saveSoon();
+  });
   el.winAgain.addEventListener("click", newGame);
-  el.width.addEventListener("change", changeSize);
-  el.height.addEventListener("change", changeSize);
-  el.layout.addEventListener("change", () => {
-    state.layout = el.layout.value;
-    newGame();
-  });
-  el.difficulty.addEventListener("change", () => {
-    state.difficulty = el.difficulty.value;
-    newGame();
-  });
+  el.winReplay.addEventListener("click", replay);
+  el.winRestart.addEventListener("click", restartDeal);
+  el.winClose.addEventListener("click", closeWin);
+  el.width.addEventListener("change", () => onSettingChange("size"));
+  el.height.addEventListener("change", () => onSettingChange("size"));
+  el.layout.addEventListener("change", () => onSettingChange("layout"));
+  el.difficulty.addEventListener("change", () => onSettingChange("difficulty"));
   for (const radio of [el.modeNumbers, el.modePicture]) {
     radio.addEventListener("change", () => {
       state.mode = el.modePicture.checked ? "picture" : "numbers";
@@ -650,7 +1125,21 @@ function wire() {
     applyLook();
     save();
   });
+  el.gameIdLoad.addEventListener("click", () => playDealId(el.gameId.value));
+  el.gameId.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") playDealId(el.gameId.value);
+  });
+  el.copyLink.addEventListener("click", shareLink);
   el.exportCsv.addEventListener("click", exportCsv);
+  el.settingsToggle.addEventListener("click", () => {
+    if (el.panel.classList.contains("open")) closePanel();
+    else openPanel();
+  });
+  el.panelClose.addEventListener("click", closePanel);
+  narrow.addEventListener("change", onNarrowChange);
+  window.addEventListener("hashchange", () => {
+    if (location.hash.length > 1) playDealId(location.hash.slice(1));
+  });
   window.addEventListener("pagehide", save);
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) save();
@@ -660,12 +1149,24 @@ function wire() {
 async function start() {
   fillSizes();
   wire();
+  onNarrowChange();
   const saved = load();
   state = saved ?? freshState(4, 4);
-  el.width.value = String(state.width);
-  el.height.value = String(state.height);
-  el.difficulty.value = state.difficulty;
+  el.speed.value = state.speed;
+  syncSelects();
   await loadLayouts();
+  const linked = location.hash.length > 1 ? location.hash.slice(1) : null;
+  if (linked) {
+    let same = false;
+    try {
+      const deal = parseDealId(linked);
+      same = saved !== null && formatDealId(saved) === formatDealId({ ...deal, start: deal.tiles });
+    } catch {
+      /* playDealId says what is wrong with it */
+    }
+    // another deal than the saved game's: play it, the saved game one Undo away
+    if (!same && (await playDealId(linked, { ask: false }))) return;
+  }
   if (!saved) {
     await newGame();
     return;
