@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -33,6 +34,76 @@ DIRECTION_DELTAS: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
 MAX_SIDE = 256  # a 256×256 board already has 65,536 cells; anything larger is a typo, not a puzzle
+MIN_SIDE = 2  # on a 1-wide board tiles can never pass each other
+EXCERPT_CHARS = 60  # error messages quote at most this much of the input
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """``repr`` of ``value``'s text with whitespace runs collapsed, cut to ``limit`` characters.
+
+    Every error message quotes its input through this, so a 50 MB line never comes back in full.
+
+    >>> excerpt("1  2\\n3")
+    "'1 2 3'"
+    >>> excerpt("x" * 100, 10)
+    "'xxxxxxxxx…'"
+    >>> excerpt(list(range(100)), 20)
+    '[0, 1, 2, 3, 4, 5, …'
+    """
+    text = value if isinstance(value, str) else _short_repr(value, limit)
+    if len(text) > 4 * limit:  # never split a huge string only to keep its head
+        text = text[: 4 * limit]
+    text = " ".join(text.split())
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(text) if isinstance(value, str) else text
+
+
+def _short_repr(value: object, limit: int) -> str:
+    """``repr(value)`` without building a huge string for a long list or a huge integer."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit * 3:
+        return f"<integer of about {int(value.bit_length() * 0.30103):,} digits>"
+    if isinstance(value, list | tuple) and len(value) > limit:
+        return repr(type(value)(value[:limit]))[:-1] + ", …"
+    try:
+        return repr(value)
+    except (RecursionError, ValueError):  # self-nested lists, ints past str()'s digit limit
+        return f"<{type(value).__name__}>"
+
+
+def check_side(value: object, what: str = "side") -> int:
+    """An integer board side in ``MIN_SIDE..MAX_SIDE``, or :class:`BoardFormatError` naming ``what``.
+
+    Checked before anything is allocated, so a width of 10**9 costs nothing.
+
+    >>> check_side(4)
+    4
+    """
+    if isinstance(value, bool):
+        raise BoardFormatError(f"{what} must be an integer, got {excerpt(value)}")
+    try:
+        side = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        if not (isinstance(value, float) and value.is_integer()):
+            raise BoardFormatError(f"{what} must be an integer, got {excerpt(value)}") from None
+        side = int(value)
+    if side < MIN_SIDE:
+        raise BoardFormatError(
+            f"a board needs at least {MIN_SIDE} columns and {MIN_SIDE} rows, got {what} {side}: "
+            "on a 1-wide board tiles can never pass each other"
+        )
+    if side > MAX_SIDE:
+        raise BoardFormatError(f"{what} {excerpt(side)} is larger than the largest board side, {MAX_SIDE}")
+    return side
+
+
+def check_label(value: object, what: str = "label") -> int:
+    """An integer label (``int`` or NumPy integer; bool and float refused) or :class:`BoardFormatError`."""
+    if isinstance(value, bool):
+        raise BoardFormatError(f"{what} must be an integer, got {excerpt(value)}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise BoardFormatError(f"{what} must be an integer, got {excerpt(value)}") from None
 
 
 def neighbour_cells(cell: int, width: int, height: int) -> list[int]:
@@ -69,11 +140,11 @@ def line_cells(cell: int, width: int, height: int) -> list[int]:
 def _as_label(value: object) -> int:
     """An integer label from an int or NumPy integer; bool and float are refused."""
     if isinstance(value, bool):
-        raise BoardFormatError(f"tile labels must be integers, got {value!r}")
+        raise BoardFormatError(f"tile labels must be integers, got {excerpt(value)}")
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise BoardFormatError(f"tile labels must be integers, got {value!r}") from None
+        raise BoardFormatError(f"tile labels must be integers, got {excerpt(value)}") from None
 
 
 class Board:
@@ -96,31 +167,29 @@ class Board:
     blank: int
 
     def __init__(self, tiles: Iterable[int], width: int, height: int, blank: int = 0) -> None:
+        # sizes first: nothing is allocated for a board larger than MAX_SIDE x MAX_SIDE
+        width, height = check_side(width, "width"), check_side(height, "height")
+        blank = check_label(blank, "blank")
+        n = width * height
+        if isinstance(tiles, str | bytes):
+            raise BoardFormatError(f"tiles must be a sequence of integer labels, got text {excerpt(tiles)}")
         try:
-            tiles_t = tuple(_as_label(v) for v in tiles)
+            tiles_t = tuple(_as_label(v) for v in itertools.islice(tiles, n + 1))
         except TypeError as exc:
             raise BoardFormatError(f"tiles must be a sequence of integer labels: {exc}") from None
-        width, height, blank = int(width), int(height), int(blank)
-        if width < 2 or height < 2:
-            raise BoardFormatError(
-                f"a board needs at least 2 columns and 2 rows, got {width}x{height}: "
-                "on a 1-wide board tiles can never pass each other"
-            )
-        if width > MAX_SIDE or height > MAX_SIDE:
-            raise BoardFormatError(f"board {width}x{height} is larger than {MAX_SIDE}x{MAX_SIDE}")
-        n = width * height
         if len(tiles_t) != n:
             raise BoardFormatError(
-                f"a {width}x{height} board has {n} cells but {len(tiles_t)} labels were given"
+                f"a {width}x{height} board has {n} cells but "
+                f"{'more than ' + str(n) if len(tiles_t) > n else len(tiles_t)} labels were given"
             )
         index: dict[int, int] = {}
         for cell, label in enumerate(tiles_t):
             if label in index:
-                raise LabelError(f"label {label} appears twice (cells {index[label]} and {cell})")
+                raise LabelError(f"label {excerpt(label)} appears twice (cells {index[label]} and {cell})")
             index[label] = cell
         if blank not in index:
             raise LabelError(
-                f"no blank: label {blank} does not occur (use blank=... / --blank to name the hole's label)"
+                f"no blank: label {excerpt(blank)} does not occur (use blank=... / --blank to name the hole's label)"
             )
         object.__setattr__(self, "tiles", tiles_t)
         object.__setattr__(self, "width", width)
@@ -357,4 +426,16 @@ class Board:
         return Board(tiles, self.width, self.height, self.blank)
 
 
-__all__ = ["DIRECTIONS", "DIRECTION_DELTAS", "OPPOSITE", "Board", "line_cells", "neighbour_cells"]
+__all__ = [
+    "DIRECTIONS",
+    "DIRECTION_DELTAS",
+    "MAX_SIDE",
+    "MIN_SIDE",
+    "OPPOSITE",
+    "Board",
+    "check_label",
+    "check_side",
+    "excerpt",
+    "line_cells",
+    "neighbour_cells",
+]

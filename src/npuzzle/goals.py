@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from .board import Board
+from .board import Board, check_label, check_side, excerpt
 from .errors import BoardFormatError, GoalMismatchError
 
 
@@ -44,6 +44,11 @@ def tile_labels(n_cells: int, blank: int = 0) -> list[int]:
     return list(range(1, n_cells))
 
 
+def _check(width: int, height: int, blank: int = 0) -> tuple[int, int, int]:
+    """Width and height in 2..MAX_SIDE and an integer blank, checked before any list is built."""
+    return check_side(width, "width"), check_side(height, "height"), check_label(blank, "blank")
+
+
 def _from_order(order: Sequence[int], width: int, height: int, blank: int) -> Board:
     """Tiles placed along ``order`` (a list of cells); the last cell of the order holds the blank."""
     tiles = [0] * (width * height)
@@ -55,16 +60,19 @@ def _from_order(order: Sequence[int], width: int, height: int, blank: int) -> Bo
 
 def classic(width: int, height: int, blank: int = 0) -> Board:
     """1..N-1 row-major, blank last."""
+    width, height, blank = _check(width, height, blank)
     return _from_order(range(width * height), width, height, blank)
 
 
 def blank_first(width: int, height: int, blank: int = 0) -> Board:
     """Blank in the top-left cell, then 1..N-1 row-major (Korf's goal)."""
+    width, height, blank = _check(width, height, blank)
     return Board([blank, *tile_labels(width * height, blank)], width, height, blank)
 
 
 def snake(width: int, height: int, blank: int = 0) -> Board:
     """Boustrophedon rows: even rows left to right, odd rows right to left; blank last."""
+    width, height, blank = _check(width, height, blank)
     order: list[int] = []
     for row in range(height):
         cols = range(width) if row % 2 == 0 else range(width - 1, -1, -1)
@@ -74,6 +82,7 @@ def snake(width: int, height: int, blank: int = 0) -> Board:
 
 def spiral_order(width: int, height: int) -> list[int]:
     """Cells clockwise from the top-left, spiralling inwards."""
+    width, height, _ = _check(width, height)
     top, bottom, left, right = 0, height - 1, 0, width - 1
     order: list[int] = []
     while top <= bottom and left <= right:
@@ -89,11 +98,13 @@ def spiral_order(width: int, height: int) -> list[int]:
 
 def spiral(width: int, height: int, blank: int = 0) -> Board:
     """1..N-1 clockwise from the top-left inwards; the blank ends the spiral."""
+    width, height, blank = _check(width, height, blank)
     return _from_order(spiral_order(width, height), width, height, blank)
 
 
 def column(width: int, height: int, blank: int = 0) -> Board:
     """1..N-1 column-major (down the first column, then the next), blank last."""
+    width, height, blank = _check(width, height, blank)
     order = [r * width + c for c in range(width) for r in range(height)]
     return _from_order(order, width, height, blank)
 
@@ -104,9 +115,9 @@ def blank_at(width: int, height: int, cell: int | None = None, blank: int = 0) -
     This is the "missing number" goal of picture puzzles: each tile is named by its home cell (1-based) and
     the piece that was removed leaves the hole. ``cell`` defaults to the last cell.
     """
+    width, height, blank = _check(width, height, blank)
     n = width * height
-    if cell is None:
-        cell = n - 1
+    cell = n - 1 if cell is None else check_label(cell, "blank cell")
     if not 0 <= cell < n:
         raise BoardFormatError(f"blank cell {cell} is outside a {width}x{height} board (0..{n - 1})")
     tiles = [c + 1 for c in range(n)]
@@ -118,6 +129,9 @@ def blank_at(width: int, height: int, cell: int | None = None, blank: int = 0) -
 
 def random_goal(width: int, height: int, seed: int | None = None, blank: int = 0) -> Board:
     """Labels 1..N-1 and the blank in a random arrangement drawn from ``seed``."""
+    width, height, blank = _check(width, height, blank)
+    if seed is not None:
+        seed = check_label(seed, "seed")
     rng = random.Random(seed)
     tiles = [*tile_labels(width * height, blank), blank]
     rng.shuffle(tiles)
@@ -163,21 +177,23 @@ def goal(
 
     ``layout`` may carry its parameter: ``"blank-at:4"`` (blank in cell 4), ``"random:7"`` (seed 7).
     """
+    if not isinstance(layout, str):
+        raise TypeError(f"layout must be a layout name such as 'classic', got {type(layout).__name__}")
     name, _, arg = layout.strip().lower().partition(":")
     name = ALIASES.get(name, name)
     if name not in LAYOUTS:
-        raise BoardFormatError(f"unknown goal layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
+        raise BoardFormatError(f"unknown goal layout {excerpt(layout)}; choose one of {', '.join(LAYOUTS)}")
     if arg:
         try:
             value = int(arg)
         except ValueError:
-            raise BoardFormatError(f"layout parameter must be an integer in {layout!r}") from None
+            raise BoardFormatError(f"layout parameter must be an integer in {excerpt(layout)}") from None
         if name == "blank-at":
             cell = value
         elif name == "random":
             seed = value
         else:
-            raise BoardFormatError(f"layout {name!r} takes no parameter (got {layout!r})")
+            raise BoardFormatError(f"layout {excerpt(name)} takes no parameter (got {excerpt(layout)})")
     if name == "blank-at":
         return blank_at(width, height, cell, blank)
     if name == "random":
@@ -199,6 +215,8 @@ def goal_for(start: Board, layout: str | Board | Sequence[int] | None = "classic
     >>> goal_for(Board([1, 2, 0, 4], 2, 2)).tiles
     (1, 2, 0, 4)
     """
+    if not isinstance(start, Board):
+        raise TypeError(f"start must be a Board (see npuzzle.parse_board), got {type(start).__name__}")
     if layout is None:
         layout = "classic"
     if isinstance(layout, Board):
@@ -239,6 +257,9 @@ def _missing_number(board: Board) -> int | None:
 
 def check_same_labels(start: Board, goal_board: Board) -> None:
     """Raise :class:`GoalMismatchError` unless both boards have the same size, blank and label set."""
+    for what, board in (("start", start), ("goal", goal_board)):
+        if not isinstance(board, Board):
+            raise TypeError(f"{what} must be a Board (see npuzzle.parse_board), got {type(board).__name__}")
     if start.size != goal_board.size:
         raise GoalMismatchError(
             f"start is {start.width}x{start.height} but goal is {goal_board.width}x{goal_board.height}"
@@ -249,7 +270,8 @@ def check_same_labels(start: Board, goal_board: Board) -> None:
         only_start = sorted(start.labels - goal_board.labels)
         only_goal = sorted(goal_board.labels - start.labels)
         raise GoalMismatchError(
-            f"start and goal have different labels: only in start {only_start}, only in goal {only_goal}"
+            f"start and goal have different labels: only in start {excerpt(only_start)}, "
+            f"only in goal {excerpt(only_goal)}"
         )
 
 

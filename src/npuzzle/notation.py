@@ -36,10 +36,15 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .board import DIRECTIONS, OPPOSITE, Board
+from .board import DIRECTIONS, MAX_SIDE, OPPOSITE, Board, check_label, check_side, excerpt
 from .errors import BoardFormatError, IllegalMoveError, LabelError
 
 BLANK_TOKENS = frozenset({"_", ".", "-", "--", "__"})
+#: Longest board text read: a 256×256 board (the largest) takes 65,536 labels of up to 6 characters, about
+#: 400 KB; longer text is refused before it is split, so parsing never allocates more than a few times this.
+MAX_BOARD_CHARS = 1 << 21
+#: Most single-tile moves an ``R3D2`` text may expand to (10 MB of letters).
+MAX_MOVES_TEXT = 10_000_000
 BOARD_STYLES = ("grid", "line", "json", "rows", "tatham", "korf", "42")
 
 _TATHAM = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*:\s*(.*)$", re.DOTALL)
@@ -51,14 +56,28 @@ def parse_size(text: str) -> tuple[int, int]:
 
     >>> parse_size("4x3")
     (4, 3)
+
+    Each side is 2..256 (:data:`npuzzle.board.MAX_SIDE`); anything else is a :class:`BoardFormatError`.
     """
-    text = str(text).strip()
-    match = _SIZE.match(text)
-    if match:
-        return int(match.group(1)), int(match.group(2))
-    if text.isdigit():
-        return int(text), int(text)
-    raise BoardFormatError(f"size must look like WxH (e.g. 4x3), got {text!r}")
+    if not isinstance(text, str):
+        raise BoardFormatError(f"size must be text like 4x3, got {excerpt(text)}")
+    text = text.strip()
+    if len(text) <= 40:  # long text is no size; a regex over 50 MB would only waste time
+        match = _SIZE.match(text)
+        if match:
+            return _side(match.group(1), "width"), _side(match.group(2), "height")
+        if text.isdigit():
+            side = _side(text, "size")
+            return side, side
+    raise BoardFormatError(f"size must look like WxH (e.g. 4x3), got {excerpt(text)}")
+
+
+def _side(digits: str, what: str) -> int:
+    """A board side from a run of digits, range-checked before ``int`` (no 5,000-digit conversions)."""
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_SIDE)):
+        raise BoardFormatError(f"{what} {excerpt(digits)} is larger than the largest board side, {MAX_SIDE}")
+    return check_side(int(digits), what)
 
 
 def _token_to_label(token: str, blank: int, source: str) -> int:
@@ -66,16 +85,19 @@ def _token_to_label(token: str, blank: int, source: str) -> int:
         return blank
     try:
         return int(token)
-    except ValueError:
-        raise BoardFormatError(f"{token!r} is not a tile number in {_quote(source)}") from None
+    except ValueError:  # not a number, or more digits than int() converts
+        raise BoardFormatError(f"{excerpt(token, 20)} is not a tile number in {_quote(source)}") from None
 
 
-def _quote(text: str, limit: int = 60) -> str:
-    text = " ".join(str(text).split())
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+def _quote(text: object, limit: int = 60) -> str:
+    return excerpt(text if isinstance(text, str) else str(text)[: 4 * limit], limit)
 
 
 def _infer_size(count: int, width: int | None, height: int | None, source: str) -> tuple[int, int]:
+    if count > MAX_SIDE * MAX_SIDE:
+        raise BoardFormatError(
+            f"{count:,} tiles is more than the largest board ({MAX_SIDE}x{MAX_SIDE}) holds: {_quote(source)}"
+        )
     if width is not None and height is not None:
         if width * height != count:
             raise BoardFormatError(
@@ -113,20 +135,31 @@ def _board_from_rows(rows: list[list[int]], width: int | None, height: int | Non
     return Board(flat, w, h, blank)
 
 
+def _optional_side(value: Any, what: str) -> int | None:
+    return None if value is None else check_side(value, what)
+
+
 def _parse_nested(value: Any, width: int | None, height: int | None, blank: int, src: str) -> Board:
     if isinstance(value, dict):
         tiles = value.get("tiles", value.get("board"))
         if tiles is None:
             raise BoardFormatError(f"a JSON board object needs a 'tiles' list: {_quote(src)}")
+        if isinstance(tiles, dict):
+            raise BoardFormatError(f"'tiles' must be a list, not another object: {_quote(src)}")
+        # sizes and blank are checked before anything is built from them
         return _parse_nested(
             tiles,
-            value.get("width", width),
-            value.get("height", height),
-            value.get("blank", blank),
+            _optional_side(value.get("width", width), "width"),
+            _optional_side(value.get("height", height), "height"),
+            check_label(value.get("blank", blank), "blank"),
             src,
         )
     if not isinstance(value, list | tuple) or not value:
         raise BoardFormatError(f"expected a non-empty list of tiles, got {_quote(src)}")
+    if len(value) > MAX_SIDE * MAX_SIDE:
+        raise BoardFormatError(
+            f"{len(value):,} entries is more than the largest board ({MAX_SIDE}x{MAX_SIDE}) holds: {_quote(src)}"
+        )
     if all(isinstance(r, list | tuple) for r in value):
         rows = [[_json_label(v, blank, src) for v in r] for r in value]
         return _board_from_rows(rows, width, height, blank, src)
@@ -148,7 +181,7 @@ def _json_label(value: Any, blank: int, src: str) -> int:
                 return int(value)
         except ImportError:  # pragma: no cover
             pass
-        raise BoardFormatError(f"{value!r} is not a tile number in {_quote(src)}")
+        raise BoardFormatError(f"{excerpt(value, 20)} is not a tile number in {_quote(src)}")
     return value
 
 
@@ -180,15 +213,42 @@ def parse_board(
     """
     if isinstance(source, Board):
         return source
+    width, height = _optional_side(width, "width"), _optional_side(height, "height")
+    blank = check_label(blank, "blank")
+    if isinstance(source, bytes | bytearray):
+        source = bytes(source).decode("utf-8", errors="replace")
+    if isinstance(source, str) and len(source) > MAX_BOARD_CHARS:
+        raise BoardFormatError(
+            f"board text of {len(source):,} characters is longer than any board up to {MAX_SIDE}x{MAX_SIDE} "
+            f"({MAX_BOARD_CHARS:,}): {_quote(source)}"
+        )
+    if not isinstance(source, str | list | tuple | range) and not _is_array(source):
+        raise BoardFormatError(f"a board is text, a list of labels or a list of rows, not {excerpt(source)}")
     try:
         return _parse_board(source, width, height, blank)
     except LabelError as exc:
-        raise LabelError(f"{exc} in {_quote(source if isinstance(source, str) else repr(source))}") from None
+        raise LabelError(f"{exc} in {_quote(source if isinstance(source, str) else _short(source))}") from None
+    except RecursionError:
+        raise BoardFormatError(f"board nested too deeply: {_quote(_short(source))}") from None
+
+
+def _short(source: object) -> str:
+    return excerpt(source, 200) if not isinstance(source, str) else source
+
+
+def _is_array(value: object) -> bool:
+    """A NumPy array (checked by name: notation does not import NumPy)."""
+    return type(value).__name__ == "ndarray" and hasattr(value, "tolist")
 
 
 def _parse_board(source: str | Sequence[Any], width: int | None, height: int | None, blank: int) -> Board:
     if not isinstance(source, str):
-        return _parse_nested(list(source), width, height, blank, repr(source))
+        items = source.tolist() if _is_array(source) else source  # type: ignore[union-attr]
+        if len(items) > MAX_SIDE * MAX_SIDE:
+            raise BoardFormatError(
+                f"{len(items):,} entries is more than the largest board ({MAX_SIDE}x{MAX_SIDE}) holds"
+            )
+        return _parse_nested(list(items), width, height, blank, _short(source))
     text = source.strip()
     if not text:
         raise BoardFormatError("empty board text")
@@ -197,6 +257,10 @@ def _parse_board(source: str | Sequence[Any], width: int | None, height: int | N
             value = json.loads(text)
         except json.JSONDecodeError as exc:
             raise BoardFormatError(f"invalid JSON board ({exc.msg}) in {_quote(text)}") from None
+        except RecursionError:
+            raise BoardFormatError(f"JSON board nested too deeply: {_quote(text)}") from None
+        except ValueError as exc:  # a number with more digits than int() converts
+            raise BoardFormatError(f"invalid JSON board ({excerpt(str(exc), 80)}) in {_quote(text)}") from None
         return _parse_nested(value, width, height, blank, text)
     match = _TATHAM.match(text)
     if match:
@@ -205,7 +269,7 @@ def _parse_board(source: str | Sequence[Any], width: int | None, height: int | N
     if not lines:
         raise BoardFormatError(f"no tiles in {_quote(text)}")
     # 42-school file: a lone size number, then that many rows of that many tiles
-    if len(lines) > 1 and re.fullmatch(r"\d+", lines[0]):
+    if len(lines) > 1 and re.fullmatch(r"\d{1,4}", lines[0]):
         n = int(lines[0])
         rest = [line.split() for line in lines[1:]]
         if len(rest) == n and all(len(r) == n for r in rest):
@@ -229,7 +293,7 @@ def parse_tatham(text: str, blank: int = 0) -> Board:
     match = _TATHAM.match(text.strip())
     if not match:
         raise BoardFormatError(f"a Tatham game id looks like 4x4:1,2,...,0; got {_quote(text)}")
-    w, h = int(match.group(1)), int(match.group(2))
+    w, h = _side(match.group(1), "width"), _side(match.group(2), "height")
     tokens = [t for t in re.split(r"[\s,]+", match.group(3).strip()) if t]
     labels = [_token_to_label(t, blank, text) for t in tokens]
     if len(labels) != w * h:
@@ -245,7 +309,7 @@ def parse_42(text: str, blank: int = 0) -> Board:
     lines = _strip_comments(text)
     if not lines or not re.fullmatch(r"\d+", lines[0]):
         raise BoardFormatError(f"a 42 n-puzzle file starts with a size line; got {_quote(text)}")
-    n = int(lines[0])
+    n = _side(lines[0], "size")
     rows = [[_token_to_label(t, blank, text) for t in line.split()] for line in lines[1:]]
     if len(rows) != n or any(len(r) != n for r in rows):
         raise BoardFormatError(f"the size line says {n} but the rows do not form {n}x{n}: {_quote(text)}")
@@ -331,10 +395,15 @@ def expand_run_length(text: str) -> str:
     compact = re.sub(r"[\s,]+", "", text)
     out: list[str] = []
     pos = 0
+    total = 0
     for match in _RUN.finditer(compact):
         if match.start() != pos:
             raise IllegalMoveError(f"cannot read direction {compact[pos:match.start()]!r} in {_quote(text)}")
-        count = int(match.group(2)) if match.group(2) else 1
+        digits = match.group(2)
+        count = 1 if not digits else int(digits) if len(digits) <= 8 else MAX_MOVES_TEXT + 1
+        total += count
+        if total > MAX_MOVES_TEXT:
+            raise IllegalMoveError(f"more than {MAX_MOVES_TEXT:,} moves in {_quote(text)}")
         out.append(match.group(1).upper() * count)
         pos = match.end()
     if pos != len(compact):
