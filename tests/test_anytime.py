@@ -1,0 +1,200 @@
+"""The anytime ladder (``solve(board)``, ``algorithm="auto"``): always an answer within the budget, every
+path replayed, ``optimal`` never claimed falsely and ``lower_bound`` never above the true distance (checked
+against exact BFS on small boards and the optimal solver on 4×4 samples)."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from npuzzle.board import Board
+from npuzzle.canonical import from_canonical
+from npuzzle.errors import SearchLimitExceeded
+from npuzzle.generate import generate
+from npuzzle.goals import blank_first, classic, goal, spiral
+from npuzzle.search import Limits, anytime, solve
+from npuzzle.search.anytime import admissible_bound, solve_anytime
+from npuzzle.solution import Solution
+from oracle import canonical_distances
+
+KORF = Path(__file__).parent / "data" / "korf100.txt"
+
+
+def check(solution: Solution, distance: int) -> None:
+    """The claims of an anytime answer against the true distance."""
+    assert solution.replay() == solution.goal
+    assert solution.lower_bound is not None
+    assert solution.lower_bound <= distance <= solution.length
+    if solution.optimal:
+        assert solution.length == distance
+        assert solution.lower_bound == distance
+    if solution.suboptimality is not None:
+        assert solution.length <= solution.suboptimality * distance + 1e-9
+
+
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (2, 4), (4, 2)])
+@pytest.mark.parametrize("metric", ["single", "multi"])
+def test_bound_is_admissible_with_the_right_parity_on_every_state(
+    width: int, height: int, metric: str
+) -> None:
+    """Exhaustive: the pure-Python bound never exceeds the BFS distance; in the single metric it has the
+    distance's parity (the ladder rounds every bound up to it)."""
+    n = width * height
+    for blank_home in (n - 1,) if n == 9 else (n - 1, 0):  # 3×3: one oracle (a few seconds each)
+        parity_rule = 0
+        for state, distance in canonical_distances(width, height, blank_home, metric).items():
+            bound = admissible_bound(list(state), width, height, blank_home, metric)
+            assert bound <= distance, (state, bound, distance)
+            if metric == "single":
+                parity_rule += (distance - bound) % 2
+        assert parity_rule == 0
+
+
+def _sample(
+    width: int, height: int, blank_home: int, metric: str, k: int, seed: int
+) -> list[tuple[tuple[int, ...], int]]:
+    states = canonical_distances(width, height, blank_home, metric)
+    items = sorted(states.items())
+    rng = random.Random(seed)
+    picked = rng.sample(items, k)
+    picked.append(max(items, key=lambda item: item[1]))  # one of the farthest
+    return picked
+
+
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (2, 4)])
+@pytest.mark.parametrize("metric", ["single", "multi"])
+def test_full_budget_is_optimal_on_small_boards(width: int, height: int, metric: str) -> None:
+    n = width * height
+    goal_board = classic(width, height)
+    for state, distance in _sample(width, height, n - 1, metric, 60, 1):
+        s = solve(from_canonical(state, goal_board), goal_board, metric=metric)
+        check(s, distance)
+        assert s.optimal and s.suboptimality == 1.0
+
+
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (2, 4), (2, 3)])
+@pytest.mark.parametrize("metric", ["single", "multi"])
+def test_quick_answer_only_makes_no_false_claims(
+    width: int, height: int, metric: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A budget too small for anything but the quick answer (the exact shortcut for small boards turned
+    off): every claim is still true, and some answers are (correctly) not called optimal."""
+    monkeypatch.setattr(anytime, "SMALL_CELLS", 0)
+    n = width * height
+    goal_board = goal("spiral" if width == height else "classic", width, height)
+    blank_home = goal_board.blank_cell
+    claimed = not_claimed = 0
+    for state, distance in _sample(width, height, blank_home, metric, 150, 2):
+        s = solve_anytime(from_canonical(state, goal_board), goal_board, seconds=1e-6, metric=metric)
+        check(s, distance)
+        claimed += s.optimal
+        not_claimed += not s.optimal
+    assert not_claimed > 0
+    assert n > 6 or claimed > 0
+
+
+def test_every_2x3_state_through_the_quick_ladder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(anytime, "SMALL_CELLS", 0)
+    goal_board = classic(3, 2)
+    for state, distance in canonical_distances(3, 2, 5, "single").items():
+        check(solve_anytime(from_canonical(state, goal_board), goal_board, seconds=1e-6), distance)
+
+
+def _korf(numbers: list[int]) -> list[tuple[int, Board]]:
+    rows = [line.split() for line in KORF.read_text().splitlines() if line and line[0].isdigit()]
+    return [(int(rows[i - 1][0]), Board([int(v) for v in rows[i - 1][1:]], 4, 4)) for i in numbers]
+
+
+@pytest.mark.parametrize("seconds", [1e-6, 0.3])
+def test_korf_instances_never_claimed_falsely(seconds: float) -> None:
+    """Korf's 15-puzzles (blank-first goal, optimum known) with budgets too small to prove most of them."""
+    for optimal, start in _korf([1, 17, 60, 82, 88]):
+        s = solve(start, "blank-first", limits=Limits(max_seconds=seconds))
+        check(s, optimal)
+
+
+def test_4x4_sample_against_the_optimal_solver() -> None:
+    for seed in range(6):
+        start = generate(classic(4, 4), "walk", moves=40, seed=seed)[0]
+        exact = solve(start, algorithm="idastar", heuristic="linear-conflict")
+        for seconds in (1e-6, 5.0):
+            check(solve(start, limits=Limits(max_seconds=seconds)), exact.length)
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 5), (6, 6), (7, 4), (10, 10), (30, 30), (2, 12)])
+def test_bigger_boards_answer_within_a_small_budget(width: int, height: int) -> None:
+    for layout in ("classic", "spiral", "blank-first"):
+        goal_board = goal(layout, width, height)
+        start = generate(goal_board, "shuffle", seed=width * height)[0]
+        t = time.monotonic()
+        s = solve(start, goal_board, limits=Limits(max_seconds=0.5))
+        assert time.monotonic() - t < 30  # the budget plus the quick answer (and, once, its compiling)
+        assert s.replay() == goal_board
+        assert s.lower_bound is not None and 0 < s.lower_bound <= s.length
+        assert not s.optimal or s.length == s.lower_bound
+        if not s.optimal:
+            assert s.suboptimality is not None and s.length <= s.suboptimality * s.lower_bound + 1e-9
+
+
+def test_near_solved_big_board_is_proven_optimal() -> None:
+    """A 6×6 a dozen moves from its goal: the short exact try proves the optimum."""
+    target = classic(6, 6)
+    start = generate(target, "walk", moves=12, seed=5)[0]
+    s = solve(start, target, limits=Limits(max_seconds=3))
+    assert s.optimal and s.length == s.lower_bound <= 12 and s.replay() == target
+    assert solve(target, target).length == 0 and solve(target, target).optimal
+
+
+def test_optimal_switch_insists_and_a_limit_stops_it() -> None:
+    _, start = _korf([88])[0]
+    with pytest.raises(SearchLimitExceeded) as info:
+        solve(start, "blank-first", optimal=True, heuristic=None, limits=Limits(max_seconds=0.2))
+    assert info.value.limit == "max_seconds"
+    s = solve(Board.from_rows([[1, 2, 3], [4, 5, 6], [0, 7, 8]]), optimal=True)
+    assert s.optimal and s.length == 2 and s.lower_bound == 2
+
+
+def test_explicit_algorithms_keep_their_meaning_and_carry_bounds() -> None:
+    start = Board.from_rows([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
+    constructive = solve(start, algorithm="constructive")
+    assert constructive.algorithm == "constructive" and not constructive.optimal
+    assert constructive.lower_bound is not None and constructive.lower_bound <= 31
+    weighted = solve(start, algorithm="wastar", weight=3)
+    assert weighted.algorithm == "wastar" and weighted.suboptimality == 3
+    assert weighted.lower_bound is not None and weighted.lower_bound <= 31 <= weighted.length
+    exact = solve(start, algorithm="astar")
+    assert exact.optimal and exact.lower_bound == 31
+
+
+def test_updates_and_an_interrupt_after_the_first_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    start = generate(classic(5, 5), "shuffle", seed=3)[0]
+    updates: list[anytime.Update] = []
+
+    def stop(self: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(anytime._Ladder, "bigger", stop)
+    s = solve_anytime(start, classic(5, 5), seconds=5, on_update=updates.append, interruptible=True)
+    assert s.replay() == classic(5, 5) and any("interrupted" in note for note in s.notes)
+    assert updates and updates[-1].best_length == s.length
+    assert all(u.lower_bound <= s.length for u in updates)
+    with pytest.raises(KeyboardInterrupt):
+        solve_anytime(start, classic(5, 5), seconds=5)
+
+
+def test_stats_keep_startup_apart() -> None:
+    s = solve(Board.from_rows([[8, 6, 7], [2, 5, 4], [3, 0, 1]]))
+    data = s.to_dict()
+    assert data["lower_bound"] == 31 and data["optimal"] is True
+    assert {"seconds", "startup_seconds", "expanded"} <= set(data["stats"])
+    assert data["stats"]["seconds"] >= 0 and data["stats"]["startup_seconds"] >= 0
+
+
+def test_spiral_and_blank_first_goals_on_4x4_quick() -> None:
+    for target in (spiral(4, 4), blank_first(4, 4)):
+        start = generate(target, "walk", moves=30, seed=7)[0]
+        exact = solve(start, target, algorithm="idastar")
+        check(solve(start, target, limits=Limits(max_seconds=1e-6)), exact.length)
