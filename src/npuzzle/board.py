@@ -287,7 +287,7 @@ class Board:
         try:
             return self._index[label]  # type: ignore[no-any-return]
         except KeyError:
-            raise LabelError(f"label {label} is not on this {self.width}x{self.height} board") from None
+            raise LabelError(f"label {excerpt(label)} is not on this {self.width}x{self.height} board") from None
 
     def position_of(self, label: int) -> tuple[int, int]:
         """``(row, col)`` of ``label``."""
@@ -328,14 +328,14 @@ class Board:
         (1, 0, 3, 2)
         """
         if label == self.blank:
-            raise IllegalMoveError(f"cannot move the blank ({label}) itself; name the tile that slides")
+            raise IllegalMoveError(f"cannot move the blank ({excerpt(label)}) itself; name the tile that slides")
         if label not in self._index:
-            raise IllegalMoveError(f"tile {label} is not on this board")
+            raise IllegalMoveError(f"tile {excerpt(label)} is not on this board")
         cell = self._index[label]
         blank_cell = self.blank_cell
         if cell not in self.neighbour_cells(blank_cell):
             raise IllegalMoveError(
-                f"tile {label} is not next to the blank; legal moves here: {list(self.legal_moves())}"
+                f"tile {excerpt(label)} is not next to the blank; legal moves here: {list(self.legal_moves())}"
             )
         return self._swapped(blank_cell, cell)
 
@@ -347,13 +347,13 @@ class Board:
             return "R" if tc < bc else "L"
         if tc == bc and tr != br:
             return "D" if tr < br else "U"
-        raise IllegalMoveError(f"tile {label} is not in the blank's row or column")
+        raise IllegalMoveError(f"tile {excerpt(label)} is not in the blank's row or column")
 
     def tile_for_direction(self, direction: str, distance: int = 1) -> int:
         """The label that travels ``direction`` (tile convention) when ``distance`` tiles slide at once."""
         d = direction.upper()
         if d not in DIRECTION_DELTAS:
-            raise IllegalMoveError(f"direction must be one of U, D, L, R (tile travel), got {direction!r}")
+            raise IllegalMoveError(f"direction must be one of U, D, L, R (tile travel), got {excerpt(direction)}")
         dr, dc = DIRECTION_DELTAS[d]
         br, bc = divmod(self.blank_cell, self.width)
         # the tile travelling (dr, dc) stands on the opposite side of the blank
@@ -378,7 +378,7 @@ class Board:
         if label == self.blank:
             raise IllegalMoveError("cannot slide the blank itself; name the farthest tile that moves")
         if label not in self._index:
-            raise IllegalMoveError(f"tile {label} is not on this board")
+            raise IllegalMoveError(f"tile {excerpt(label)} is not on this board")
         direction = self.direction_of(label)
         tr, tc = self.position_of(label)
         br, bc = divmod(self.blank_cell, self.width)
@@ -396,7 +396,7 @@ class Board:
             try:
                 board = step(board, label)
             except IllegalMoveError as exc:
-                raise IllegalMoveError(f"move {i + 1} ({label}): {exc}") from None
+                raise IllegalMoveError(f"move {i + 1} ({excerpt(label)}): {exc}") from None
         return board
 
     def neighbours(self) -> list[tuple[int, Board]]:

@@ -14,9 +14,11 @@ Board.from_rows([[1, 2], [0, 3]])
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable
 
-from .board import Board
+from .board import Board, check_label, excerpt
+from .errors import BoardFormatError
 from .goals import check_same_labels
 
 
@@ -26,9 +28,18 @@ def to_canonical(start: Board, goal: Board) -> list[int]:
     return [goal.cell_of(label) for label in start.tiles]
 
 
-def from_canonical(values: Sequence[int], goal: Board) -> Board:
+def from_canonical(values: Iterable[int], goal: Board) -> Board:
     """Inverse of :func:`to_canonical`: the user's board whose canonical form is ``values``."""
-    return Board([goal.tiles[int(v)] for v in values], goal.width, goal.height, goal.blank)
+    if not isinstance(goal, Board):
+        raise TypeError(f"goal must be a Board, got {type(goal).__name__}")
+    n = goal.n_cells
+    cells = [check_label(v, "canonical value") for v in itertools.islice(values, n + 1)]
+    if len(cells) != n or not all(0 <= c < n for c in cells):
+        raise BoardFormatError(
+            f"canonical values must be {n} cells in 0..{n - 1} for a {goal.width}x{goal.height} goal, "
+            f"got {excerpt(cells)}"
+        )
+    return Board([goal.tiles[c] for c in cells], goal.width, goal.height, goal.blank)
 
 
 def moves_from_cells(start: Board, cells: Iterable[int], metric: str = "single") -> tuple[int, ...]:

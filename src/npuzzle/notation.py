@@ -351,6 +351,9 @@ def format_board(board: Board, style: str = "grid") -> str:
     >>> format_board(Board([1, 2, 3, 0], 2, 2), "line")
     '1 2 / 3 0'
     """
+    _need_board(board)
+    if not isinstance(style, str):
+        raise TypeError(f"style must be one of {', '.join(BOARD_STYLES)}, got {type(style).__name__}")
     style = style.lower()
     if style == "grid":
         cells = [_label_text(board, t, "_") for t in board.tiles]
@@ -378,7 +381,19 @@ def format_board(board: Board, style: str = "grid") -> str:
         width = max(len(str(t)) for t in board.tiles)
         body = "\n".join(" ".join(str(t).rjust(width) for t in row) for row in board.rows())
         return f"# npuzzle board\n{board.width}\n{body}\n"
-    raise BoardFormatError(f"unknown board style {style!r}; choose one of {', '.join(BOARD_STYLES)}")
+    raise BoardFormatError(f"unknown board style {excerpt(style)}; choose one of {', '.join(BOARD_STYLES)}")
+
+
+def _need_board(board: object) -> Board:
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a Board (see parse_board), got {type(board).__name__}")
+    return board
+
+
+def _need_text(text: object, what: str) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be text, got {type(text).__name__}")
+    return text
 
 
 # -- moves ----------------------------------------------------------------------------------------------
@@ -392,13 +407,15 @@ def expand_run_length(text: str) -> str:
     >>> expand_run_length("R3 D2 L")
     'RRRDDL'
     """
-    compact = re.sub(r"[\s,]+", "", text)
+    compact = re.sub(r"[\s,]+", "", _need_text(text, "directions"))
     out: list[str] = []
     pos = 0
     total = 0
     for match in _RUN.finditer(compact):
         if match.start() != pos:
-            raise IllegalMoveError(f"cannot read direction {compact[pos:match.start()]!r} in {_quote(text)}")
+            raise IllegalMoveError(
+                f"cannot read direction {excerpt(compact[pos : match.start()], 20)} in {_quote(text)}"
+            )
         digits = match.group(2)
         count = 1 if not digits else int(digits) if len(digits) <= 8 else MAX_MOVES_TEXT + 1
         total += count
@@ -407,7 +424,9 @@ def expand_run_length(text: str) -> str:
         out.append(match.group(1).upper() * count)
         pos = match.end()
     if pos != len(compact):
-        raise IllegalMoveError(f"cannot read direction {compact[pos:]!r} in {_quote(text)}; use U, D, L, R")
+        raise IllegalMoveError(
+            f"cannot read direction {excerpt(compact[pos:], 20)} in {_quote(text)}; use U, D, L, R"
+        )
     return "".join(out)
 
 
@@ -418,7 +437,7 @@ def format_run_length(directions: str) -> str:
     'R3D2L'
     """
     out = []
-    for match in re.finditer(r"(U+|D+|L+|R+)", directions.upper()):
+    for match in re.finditer(r"(U+|D+|L+|R+)", _need_text(directions, "directions").upper()):
         run = match.group(0)
         out.append(run[0] if len(run) == 1 else f"{run[0]}{len(run)}")
     return "".join(out)
@@ -442,6 +461,7 @@ tile_to_blank_directions = blank_to_tile_directions  # the conversion is its own
 
 def directions_to_moves(board: Board, directions: str) -> list[int]:
     """Labels of the tiles that slide for tile-travel letters (run-length allowed), single-tile metric."""
+    _need_board(board)
     labels = []
     for i, letter in enumerate(expand_run_length(directions)):
         try:
@@ -455,6 +475,9 @@ def directions_to_moves(board: Board, directions: str) -> list[int]:
 
 def moves_to_directions(board: Board, moves: Iterable[int]) -> str:
     """Tile-travel letters for a list of single-tile moves (labels)."""
+    _need_board(board)
+    if isinstance(moves, str | bytes):
+        raise TypeError("moves must be a list of tile labels (parse_moves reads text)")
     out = []
     for label in moves:
         out.append(board.direction_of(label))
@@ -465,10 +488,12 @@ def moves_to_directions(board: Board, moves: Iterable[int]) -> str:
 def run_length_to_slides(board: Board, text: str) -> list[int]:
     """Multi-tile metric: each token ``R3`` is ONE slide of three tiles to the right; returns the labels of
     the farthest tile of each slide (what :meth:`Board.slide` takes)."""
-    compact = re.sub(r"[\s,]+", "", text)
+    _need_board(board)
+    compact = re.sub(r"[\s,]+", "", _need_text(text, "slides"))
     labels = []
     for match in _RUN.finditer(compact):
-        count = int(match.group(2)) if match.group(2) else 1
+        digits = match.group(2)
+        count = 1 if not digits else int(digits) if len(digits) <= 8 else max(board.width, board.height)
         label = board.tile_for_direction(match.group(1).upper(), count)
         labels.append(label)
         board = board.slide(label)
@@ -481,11 +506,16 @@ def parse_moves(text: str, board: Board | None = None) -> list[int]:
     >>> parse_moves("8, 5 2")
     [8, 5, 2]
     """
-    stripped = text.strip()
+    stripped = _need_text(text, "moves").strip()
     if not stripped:
         return []
     if re.fullmatch(r"[-\d\s,]+", stripped):
-        return [int(t) for t in re.split(r"[\s,]+", stripped) if t]
+        try:
+            return [int(t) for t in re.split(r"[\s,]+", stripped) if t]
+        except ValueError:  # a lone "-", or more digits than int() converts
+            raise IllegalMoveError(f"moves are tile labels (integers): {_quote(text)}") from None
+    if board is not None:
+        _need_board(board)
     if board is None:
         raise IllegalMoveError(f"direction letters need the board they start from: {_quote(text)}")
     return directions_to_moves(board, stripped)
@@ -493,7 +523,9 @@ def parse_moves(text: str, board: Board | None = None) -> list[int]:
 
 def format_moves(moves: Iterable[int]) -> str:
     """``[8, 5, 2]`` → ``"8 5 2"``."""
-    return " ".join(str(m) for m in moves)
+    if isinstance(moves, str | bytes):
+        raise TypeError("moves must be a list of tile labels, not text")
+    return " ".join(str(check_label(m, "a move")) for m in moves)
 
 
 __all__ = [
