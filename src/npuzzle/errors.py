@@ -10,6 +10,8 @@ The tree::
     ├── UnsolvableError                 start cannot reach goal (parity)
     ├── ProblemTooLargeError            the chosen method cannot handle this board
     ├── SearchLimitExceeded             max_nodes / max_seconds / memory cap hit; carries stats
+    ├── InvalidSolutionError (RuntimeError)  a solver's answer failed its replay or an admissible bound:
+    │                                   an internal error (a damaged table, a bug), never the user's input
     └── TableError                      pattern-database store problems
         ├── TableMissingError           the table is not built; message names the command
         └── TableCorruptError           checksum / header / size mismatch
@@ -63,6 +65,12 @@ class SearchLimitExceeded(PuzzleError):
         self.lower_bound = lower_bound
 
 
+class InvalidSolutionError(PuzzleError, RuntimeError):
+    """A :class:`~npuzzle.solution.Solution` that cannot be right: its moves do not lead from the start to
+    the goal, or it claims optimality (or a lower bound) that an admissible bound refutes. Raised when the
+    solution is constructed, so no face ever returns it; it means a bug or a damaged pattern database."""
+
+
 class TableError(PuzzleError):
     """Base class for pattern-database store problems."""
 
@@ -79,6 +87,7 @@ __all__ = [
     "BoardFormatError",
     "GoalMismatchError",
     "IllegalMoveError",
+    "InvalidSolutionError",
     "LabelError",
     "ProblemTooLargeError",
     "PuzzleError",

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .board import Board
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, InvalidSolutionError
+
+METRICS = ("single", "multi")
+REPORT = "internal error, please report it (with the board and the command)"
 
 
 @dataclass(frozen=True)
@@ -55,41 +59,75 @@ class Solution:
     #: What else happened, in words (one-time work such as building pattern tables, the steps tried).
     notes: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        """Refuse an answer that cannot be right, so that no face (CLI, web, batch) ever returns one.
+
+        The moves are replayed from ``start`` (O(moves + cells): a flat list with the blank's cell tracked,
+        no board per move) and must end on ``goal``; ``lower_bound`` may not exceed the length; and an
+        ``optimal`` claim may not lie below an admissible bound (:func:`admissible_bound`). Every failure
+        raises :class:`~npuzzle.errors.InvalidSolutionError`: a bug or a damaged pattern database.
+        """
+        if not isinstance(self.moves, tuple):
+            object.__setattr__(self, "moves", tuple(self.moves))
+        what = f"the {self.algorithm}{'/' + self.heuristic if self.heuristic else ''} solution"
+        if self.metric not in METRICS:
+            raise InvalidSolutionError(f"{REPORT}: {what} has metric {self.metric!r}, not single or multi")
+        if not isinstance(self.start, Board) or not isinstance(self.goal, Board):
+            raise InvalidSolutionError(f"{REPORT}: {what} needs Board start and goal")
+        if self.start.size != self.goal.size or self.start.blank != self.goal.blank:
+            raise InvalidSolutionError(
+                f"{REPORT}: {what} goes from a {self.start.width}x{self.start.height} board to a "
+                f"{self.goal.width}x{self.goal.height} goal (blank {self.start.blank} vs {self.goal.blank})"
+            )
+        lower_bound = getattr(self, "lower_bound", None)
+        if lower_bound is not None and not 0 <= lower_bound <= self.length:
+            raise InvalidSolutionError(
+                f"{REPORT}: {what} has {self.length} moves but claims a lower bound of {lower_bound}"
+            )
+        if self.optimal:
+            bound = admissible_bound(self.start, self.goal, self.metric)
+            if self.length < bound:
+                raise InvalidSolutionError(
+                    f"{REPORT}: {what} claims an optimal {self.length}-move answer, but every answer needs at "
+                    f"least {bound} moves ({BOUND_NAMES[self.metric]}); a damaged pattern database gives this: "
+                    "run `npuzzle pdb verify`"
+                )
+        try:
+            tiles, _ = walk(self.start, self.moves, self.metric)
+        except IllegalMoveError as exc:
+            raise InvalidSolutionError(f"{REPORT}: {what} is not a legal move sequence: {exc}") from None
+        if tuple(tiles) != self.goal.tiles:
+            wrong = sum(1 for a, b in zip(tiles, self.goal.tiles, strict=True) if a != b)
+            raise InvalidSolutionError(
+                f"{REPORT}: {what}'s {self.length} moves do not reach the goal ({wrong} cells differ)"
+            )
+
     @property
     def length(self) -> int:
         return len(self.moves)
 
     def boards(self) -> Iterator[Board]:
-        """The start, then the board after each move (``length + 1`` boards)."""
-        board = self.start
-        yield board
-        for label in self.moves:
-            board = board.slide(label) if self.metric == "multi" else board.move(label)
-            yield board
+        """The start, then the board after each move (``length + 1`` boards; each one costs O(cells), so
+        print :meth:`directions` rather than boards when only the moves are wanted)."""
+        for tiles in walk_states(self.start, self.moves, self.metric):
+            yield self.start.with_tiles(tiles)
 
     def replay(self) -> Board:
         """Apply every move and check the goal is reached; returns the final board."""
-        board = self.start.apply(self.moves, metric=self.metric)
+        tiles, _ = walk(self.start, self.moves, self.metric)
+        board = self.start.with_tiles(tiles)
         if board != self.goal:
             raise IllegalMoveError("the moves do not lead to the goal")
         return board
 
     def direction_list(self) -> list[str]:
-        """One token per move: ``"U"``..., or ``"R3"`` for a three-tile slide in the multi-tile metric."""
-        out: list[str] = []
-        board = self.start
-        for label in self.moves:
-            letter = board.direction_of(label)
-            if self.metric == "multi":
-                r, c = board.position_of(label)
-                br, bc = divmod(board.blank_cell, board.width)
-                distance = abs(r - br) + abs(c - bc)
-                out.append(letter if distance == 1 else f"{letter}{distance}")
-                board = board.slide(label)
-            else:
-                out.append(letter)
-                board = board.move(label)
-        return out
+        """One token per move: ``"U"``..., or ``"R3"`` for a three-tile slide in the multi-tile metric.
+
+        O(moves + cells) (the blank's cell is tracked on a flat list), so a 100,000-move answer prints fast.
+        """
+        _, tokens = walk(self.start, self.moves, self.metric, tokens=True)
+        assert tokens is not None
+        return tokens
 
     def directions(self) -> str:
         """Tile-travel letters (U/D/L/R), concatenated."""
@@ -112,4 +150,120 @@ class Solution:
         }
 
 
-__all__ = ["SearchStats", "Solution"]
+BOUND_NAMES = {
+    "single": "Manhattan distance",
+    "multi": "row distances / (height - 1) + column distances / (width - 1), rounded up",
+}
+
+
+def admissible_bound(start: Board, goal: Board, metric: str = "single") -> int:
+    """A lower bound on the length of every ``start`` → ``goal`` answer, cheap (O(cells)) and provably
+    admissible, used to refute impossible optimality claims.
+
+    * ``single``: the Manhattan distance. A move shifts one tile by one cell, so it lowers the sum of the
+      tiles' distances to their goal cells by at most 1.
+    * ``multi``: with ``V`` the sum of the tiles' row distances and ``H`` that of their column distances,
+      ``ceil(V / (height - 1)) + ceil(H / (width - 1))``. A slide moves at most ``height - 1`` tiles (a
+      vertical slide, inside one column: ``H`` unchanged) or ``width - 1`` tiles (a horizontal one: ``V``
+      unchanged) by one cell each, so a vertical slide lowers ``V`` by at most ``height - 1`` and a
+      horizontal one lowers ``H`` by at most ``width - 1``: at least that many slides of each kind are
+      needed. (Counting misplaced tiles would not do: one slide can bring several tiles home.)
+
+    >>> from npuzzle.goals import classic
+    >>> b = Board([1, 2, 3, 4, 5, 6, 0, 7, 8], 3, 3)
+    >>> admissible_bound(b, classic(3, 3)), admissible_bound(b, classic(3, 3), "multi")
+    (2, 1)
+    """
+    width = start.width
+    home = {label: cell for cell, label in enumerate(goal.tiles)}
+    rows = cols = 0
+    blank = start.blank
+    for cell, label in enumerate(start.tiles):
+        if label == blank:
+            continue
+        target = home.get(label)
+        if target is None:
+            return 0  # another label set: the replay reports it
+        r, c = divmod(cell, width)
+        tr, tc = divmod(target, width)
+        rows += abs(r - tr)
+        cols += abs(c - tc)
+    if metric == "multi":
+        return math.ceil(rows / (start.height - 1)) + math.ceil(cols / (width - 1))
+    return rows + cols
+
+
+def _steps(tiles: list[int], width: int, blank: int, moves: Sequence[int], multi: bool) -> Iterator[str]:
+    """Apply ``moves`` to ``tiles`` in place, yielding each move's direction token (``"U"``, ``"R3"``).
+
+    Tracks the blank's cell and each label's cell, so a single-tile move costs O(1) and a slide O(tiles
+    slid). Raises :class:`IllegalMoveError` naming the first bad move.
+    """
+    cell_of = {label: cell for cell, label in enumerate(tiles)}
+    b = cell_of[blank]
+    for i, label in enumerate(moves):
+        c = cell_of.get(label, -1) if label != blank else -1
+        if c < 0:
+            what = "the blank" if label == blank else "not on the board"
+            raise IllegalMoveError(f"move {i + 1} ({label!r}) is {what}")
+        d = c - b
+        if c // width == b // width:  # same row: the tile is right of the blank (travels L) or left (R)
+            step, letter, distance = (1, "L", d) if d > 0 else (-1, "R", -d)
+        elif d % width == 0:  # same column: below the blank (travels U) or above (D)
+            step, letter, distance = (width, "U", d // width) if d > 0 else (-width, "D", -d // width)
+        else:
+            step, letter, distance = 0, "", 0
+        if distance == 0 or (distance > 1 and not multi):
+            where = "in the blank's row or column" if multi else "next to the blank"
+            raise IllegalMoveError(f"move {i + 1} (tile {label}) is not {where}")
+        if distance == 1:
+            tiles[b] = label
+            cell_of[label] = b
+            b = c
+            tiles[b] = blank
+            yield letter
+            continue
+        # the tiles between the blank and c (c included) shift one cell toward the blank, by slices
+        if step > 0:
+            moved = tiles[b + step : c + 1 : step]
+            tiles[b:c:step] = moved
+        else:
+            moved = tiles[c:b:-step]
+            tiles[c - step : b + 1 : -step] = moved
+        for t in moved:
+            cell_of[t] -= step
+        b = c
+        tiles[b] = blank
+        yield f"{letter}{distance}"
+
+
+def walk(
+    start: Board, moves: Sequence[int], metric: str = "single", *, tokens: bool = False
+) -> tuple[list[int], list[str] | None]:
+    """Replay ``moves`` from ``start`` on a flat list of tiles: O(cells + moves) in the single-tile metric,
+    O(cells + tiles slid) in the multi-tile one, never a board per move.
+
+    Returns the final tiles (row-major) and, with ``tokens``, the direction tokens (``"U"``, or ``"R3"``
+    for a three-tile slide). Raises :class:`IllegalMoveError` naming the first bad move.
+
+    >>> walk(Board([1, 2, 0, 3], 2, 2), (3,), tokens=True)
+    ([1, 2, 3, 0], ['L'])
+    """
+    tiles = list(start.tiles)
+    steps = _steps(tiles, start.width, start.blank, moves, metric == "multi")
+    if tokens:
+        return tiles, list(steps)
+    for _ in steps:
+        pass
+    return tiles, None
+
+
+def walk_states(start: Board, moves: Sequence[int], metric: str = "single") -> Iterator[tuple[int, ...]]:
+    """The tiles of the start, then after each move (one tuple per step: O(cells) each)."""
+    tiles = list(start.tiles)
+    yield start.tiles
+    for _ in _steps(tiles, start.width, start.blank, moves, metric == "multi"):
+        yield tuple(tiles)
+
+
+__all__ = ["SearchStats", "Solution", "admissible_bound", "walk"]

@@ -1,6 +1,7 @@
 """Helpers shared by every CLI command: loading boards and goals, printing errors, exit codes.
 
-Exit codes (the same for every command): 0 success; 1 unsolvable; 2 bad input; 3 a limit was hit.
+Exit codes (the same for every command): 0 success; 1 unsolvable; 2 bad input; 3 a limit was hit;
+4 internal error (an answer failed its replay check: a bug or a damaged pattern database; please report it).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from ..board import Board
-from ..errors import PuzzleError, SearchLimitExceeded, UnsolvableError
+from ..errors import InvalidSolutionError, PuzzleError, SearchLimitExceeded, UnsolvableError
 from ..goals import ALIASES, LAYOUTS, goal_for
 from ..notation import parse_board, parse_size
 
@@ -24,6 +25,7 @@ EXIT_OK = 0
 EXIT_UNSOLVABLE = 1
 EXIT_BAD_INPUT = 2
 EXIT_LIMIT = 3
+EXIT_INTERNAL = 4  # InvalidSolutionError: never a wrong answer with exit 0
 
 # Shared option declarations, so every command spells them the same way.
 SizeOption = Annotated[
@@ -108,6 +110,8 @@ def exit_code_for(exc: BaseException) -> int:
         return EXIT_UNSOLVABLE
     if isinstance(exc, SearchLimitExceeded):
         return EXIT_LIMIT
+    if isinstance(exc, InvalidSolutionError):
+        return EXIT_INTERNAL
     return EXIT_BAD_INPUT
 
 
@@ -166,6 +170,7 @@ def progress_reporter() -> Iterator[ProgressCallback]:
 
 __all__ = [
     "EXIT_BAD_INPUT",
+    "EXIT_INTERNAL",
     "EXIT_LIMIT",
     "EXIT_OK",
     "EXIT_UNSOLVABLE",
