@@ -40,7 +40,7 @@ from typing import Any
 
 from ..errors import SearchLimitExceeded
 from ..solution import SearchStats
-from .limits import NO_LIMITS, Limits
+from .limits import Limits
 from .problem import Problem, SearchResult
 
 
@@ -48,7 +48,7 @@ class _Meter:
     """Counts work and enforces :class:`Limits` (the clock is read every 1,024 expansions)."""
 
     def __init__(self, limits: Limits | None) -> None:
-        self.limits = limits or NO_LIMITS
+        self.limits = Limits.coerce(limits)
         self.t0 = time.perf_counter()
         self.expanded = self.generated = self.max_open = self.closed = self.iterations = 0
 

@@ -192,7 +192,7 @@ def solve(
             f"{' '.join(map(str, board.tiles))} cannot reach the goal {' '.join(map(str, goal_board.tiles))}: "
             "the two lie in different parity classes (see `npuzzle check` for the count)"
         )
-    limits = limits or NO_LIMITS
+    limits = Limits.coerce(limits)
     if algorithm == "auto" and heuristic is None and weight is None and not optimal:
         from .anytime import solve_anytime
 
