@@ -371,8 +371,8 @@ def test_solve_budget_is_clamped_to_the_server_cap(scripted: Callable[..., Scrip
         assert c.post("/api/solve", json={"board": EASY_3X3}).status_code == 200
     asked = [call["limits"] for call in solver.calls]
     assert all(isinstance(limit, Limits) for limit in asked)
-    assert 0.5 < asked[0].max_seconds <= 0.75  # the exact step gets half of the clamped 1.5 s
-    assert asked[1].max_seconds <= 0.25
+    assert [call["algorithm"] for call in solver.calls] == ["auto", "auto"]  # the library's anytime ladder
+    assert asked[0].max_seconds == 1.5 and asked[1].max_seconds == 0.5  # clamped to the cap, or the default
     assert all(limit.max_memory_mb == WebSettings().max_memory_mb for limit in asked)
 
 
@@ -399,40 +399,25 @@ def test_solve_explicit_algorithm_is_passed_through(
 
 
 @pytest.mark.parametrize("path", ["/api/solve", "/api/hint"])
-def test_auto_falls_back_to_a_non_optimal_answer(
+def test_auto_is_one_call_to_the_library_ladder(
     client: TestClient, scripted: Callable[..., ScriptedSolver], path: str
 ) -> None:
-    solver = scripted(fail=("idastar",))
-    body = client.post(path, json={"board": EASY_3X3}).json()
-    assert body["optimal"] is False
-    assert [call["algorithm"] for call in solver.calls] == ["idastar", "constructive", "wastar"]
-
-
-@pytest.mark.parametrize("path", ["/api/solve", "/api/hint"])
-def test_auto_answers_with_the_constructive_solver_when_nothing_else_does(
-    client: TestClient, scripted: Callable[..., ScriptedSolver], path: str
-) -> None:
-    solver = scripted(fail=("idastar", "wastar"))
-    response = client.post(path, json={"board": EASY_3X3})
-    assert response.status_code == 200, response.text
-    assert response.json()["optimal"] is False
-    assert [c["algorithm"] for c in solver.calls] == ["idastar", "constructive", *["wastar"] * 5]
+    """The web has no ladder of its own: ``auto`` is ``npuzzle.solve``'s anytime ladder, asked once."""
+    solver = scripted()
+    assert client.post(path, json={"board": EASY_3X3}).status_code == 200
+    (call,) = solver.calls
+    assert call["algorithm"] == "auto" and call["weight"] is None and call["metric"] == "single"
 
 
 @pytest.mark.parametrize("path", ["/api/solve", "/api/hint"])
 def test_nothing_found_in_time_is_422_with_stats(
     client: TestClient, scripted: Callable[..., ScriptedSolver], path: str
 ) -> None:
-    solver = scripted(fail=("idastar", "wastar", "constructive"))  # only a broken solver gets here
+    scripted(fail=("auto",))  # the real ladder always answers; only a broken solver gets here
     response = client.post(path, json={"board": EASY_3X3})
-    assert_error(response, 422, "SearchLimitExceeded", "within")
+    assert_error(response, 422, "SearchLimitExceeded", "out of time")
     assert response.json()["limit"] == "max_seconds"
     assert response.json()["stats"]["expanded"] == 7
-    assert [(c["algorithm"], c["weight"]) for c in solver.calls] == [
-        ("idastar", None),
-        ("constructive", None),
-        *(("wastar", w) for w in web.FALLBACK_WEIGHTS),
-    ]
 
 
 @pytest.mark.parametrize("path", ["/api/solve", "/api/hint"])

@@ -34,7 +34,6 @@ import asyncio
 import contextlib
 import os
 import secrets
-import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -70,13 +69,6 @@ from .schemas import (
 )
 
 STATIC_DIR = Path(__file__).parent / "static"
-# Fallbacks when no exact answer comes in time: the constructive solver (milliseconds on any board up to
-# the cap, always an answer, long), then weighted A*, whose answer is at most weight × optimal and usually
-# far shorter. Weight 3 finishes most 5×5 and 6×6 boards in a second; on 8×8 the time any one weight needs
-# is erratic (0.1 s for one board, > 2 s for the next: bench notes in BENCHMARKS.md), so several weights
-# take turns in short slices; the shorter of the constructive and the weighted answer wins.
-FALLBACK_WEIGHTS = (3.0, 5.0, 8.0, 15.0, 30.0)
-MAX_EXACT_CELLS = 25  # beyond 5×5, IDA* without tables never ends in a request's time: skip it
 T = TypeVar("T")
 
 
@@ -242,21 +234,6 @@ def _size_error(n: int) -> PuzzleError:
     return BoardFormatError(f"cannot tell the board's size from {n} tiles; give width and height")
 
 
-def exact_algorithm(start: Board, goal_board: Board, metric: str) -> str:
-    """The exact method a request may use without blocking: pattern databases when their tables are
-    already on disk, else IDA* (linear conflict). Never ``auto``'s choices that stall a request: building
-    tables on first use (seconds to minutes) or a bidirectional BFS over 3×4's 239,500,800 states."""
-    if metric == "single" and start.n_cells > 9:
-        try:
-            from ..search.pdb_backend import choose_partition, partition_present
-
-            if partition_present(choose_partition(start.width, start.height, goal_board.blank_cell)):
-                return "pdb"
-        except (ImportError, PuzzleError, ValueError):
-            pass
-    return "idastar"
-
-
 def solve_within(
     start: Board,
     goal_board: Board,
@@ -268,70 +245,21 @@ def solve_within(
     metric: str = "single",
     max_memory_mb: int | None = None,
 ) -> Solution:
-    """Solve within ``seconds``. ``auto`` spends half the budget on an exact method
-    (:func:`exact_algorithm`; skipped above ``MAX_EXACT_CELLS``; or on ``wastar`` when a weight is given);
-    failing that it takes the constructive solver's answer (milliseconds, whatever the time left), then
-    tries weighted A* with the ``FALLBACK_WEIGHTS`` in turn, each on a share of what time is left, and
-    returns the shorter of the two answers. So ``auto`` always answers a solvable board. Other algorithms
-    run as asked, once (and may run out of time). The answer's ``optimal`` says which kind it is."""
+    """Solve within ``seconds``. ``auto`` is the library's anytime ladder (:mod:`npuzzle.search.anytime`,
+    the one the CLI and ``npuzzle.solve`` use): a quick answer first, then the rest of the budget spent on
+    exact search or shorter answers, so it always answers a solvable board; the answer's ``optimal`` and
+    ``lower_bound`` say what is proven. Other algorithms (or ``auto`` with a heuristic or a weight) run as
+    asked, once, and may run out of time."""
     solve = _solver()
-    if algorithm != "auto":
-        limits = Limits(max_seconds=seconds, max_memory_mb=max_memory_mb)
-        return solve(
-            start,
-            goal_board,
-            algorithm=algorithm,
-            heuristic=heuristic,
-            weight=weight,
-            limits=limits,
-            metric=metric,
-        )
-    deadline = time.monotonic() + seconds
-    failure: SearchLimitExceeded | ProblemTooLargeError | None = None
-
-    def attempt(
-        step: str, step_heuristic: str | None, step_weight: float | None, share: float
-    ) -> Solution | None:
-        nonlocal failure
-        left = max(deadline - time.monotonic(), 0.01)  # the constructive step runs even with no time left
-        limits = Limits(max_seconds=left * share, max_memory_mb=max_memory_mb)
-        try:
-            return solve(
-                start,
-                goal_board,
-                algorithm=step,
-                heuristic=step_heuristic,
-                weight=step_weight,
-                limits=limits,
-                metric=metric,
-            )
-        except (SearchLimitExceeded, ProblemTooLargeError) as exc:
-            failure = exc
-            return None
-
-    first: tuple[str, str | None, float | None] | None = None  # algorithm, heuristic, weight
-    if weight is not None:
-        first = ("wastar", heuristic, weight)
-    elif start.n_cells <= MAX_EXACT_CELLS:
-        exact = exact_algorithm(start, goal_board, metric)
-        first = (exact, None if exact == "pdb" else heuristic, None)
-    if first is not None and (found := attempt(*first, 0.5)) is not None:
-        return found
-    fallback = attempt("constructive", None, None, 1.0)
-    # then equal slices of what is left: a weight that stalls on this board gives way to the next one
-    for i, step_weight in enumerate(FALLBACK_WEIGHTS):
-        if deadline - time.monotonic() <= 0.01:
-            break
-        found = attempt("wastar", None, step_weight, 1 / (len(FALLBACK_WEIGHTS) - i))
-        if found is not None:
-            return found if fallback is None or found.length <= fallback.length else fallback
-    if fallback is not None:
-        return fallback
-    raise SearchLimitExceeded(
-        f"no solution found for this {start.width}x{start.height} board within {seconds:g} s "
-        "(exact search, the constructive solver and weighted A* all failed)",
-        stats=getattr(failure, "stats", None),
-        limit="max_seconds",
+    limits = Limits(max_seconds=seconds, max_memory_mb=max_memory_mb)
+    return solve(
+        start,
+        goal_board,
+        algorithm=algorithm,
+        heuristic=heuristic,
+        weight=weight,
+        limits=limits,
+        metric=metric,
     )
 
 
@@ -523,12 +451,18 @@ def _warm_up() -> None:
         warmup,
         lambda: solve_within(near_3x3, classic(3, 3), 300.0),
         lambda: solve_within(near_4x4, classic(4, 4), 300.0),
-        lambda: solve_within(near_4x4, classic(4, 4), 300.0, weight=FALLBACK_WEIGHTS[0]),
+        lambda: _prepare_tables(near_4x4, classic(4, 4)),  # exact 4×4 hints within the budget from now on
     ]
     for step in steps:
         # warm-up only: a failure here shows up again, with its reason, on a real request
         with contextlib.suppress(Exception):
             step()
+
+
+def _prepare_tables(start: Board, goal_board: Board) -> None:
+    from ..search.anytime import prepare_tables
+
+    prepare_tables(start, goal_board)
 
 
 def _version() -> str:
