@@ -58,6 +58,7 @@ DEFAULT_MEMORY_MB = 2048  # memory cap when Limits.max_memory_mb is None
 DEFAULT_WEIGHT = 2.0  # wastar without --weight
 CHUNK_NODES = 1 << 20  # kernel expansions between limit checks
 ASTAR_CHUNK = 1 << 16
+ASTAR_FIRST_CHUNK = 1 << 10
 IDA_START_CAPACITY = 256  # moves; the stack grows when a threshold passes it
 SMALL_CELLS = 9  # 3×3 and smaller: IDA* + linear conflict answers in milliseconds
 BFS_CELLS = 12  # up to 12 cells (3×4, 2×6, ...) bidirectional BFS bounds the worst case at seconds
@@ -530,8 +531,14 @@ def _run_astar(
             seconds=time.perf_counter() - t0,
         )
 
+    chunk = ASTAR_FIRST_CHUNK  # doubles up to ASTAR_CHUNK: a short deadline is not overshot by a big chunk
     while True:
-        budget = ASTAR_CHUNK
+        budget = chunk
+        chunk = min(2 * chunk, ASTAR_CHUNK)
+        if deadline is not None and regs[ka.R_EXPANDED] > 0:
+            elapsed = time.perf_counter() - t0
+            rate = int(regs[ka.R_EXPANDED]) / max(elapsed, 1e-6)  # expansions per second so far
+            budget = max(min(budget, int(rate * (deadline - time.perf_counter()))), ASTAR_FIRST_CHUNK)
         if limits.max_nodes is not None:
             budget = min(budget, max(limits.max_nodes - int(regs[ka.R_EXPANDED]), 0))
         status = ka.astar_run(
