@@ -5,7 +5,10 @@ a number followed by exactly W×H tiles (Korf's file: the optimal length, ignore
 :class:`SolveJob`; :func:`run_job` turns it into one dict: the ``solve --json`` object
 (:meth:`~npuzzle.solution.Solution.to_dict`) plus ``"index"`` (0-based among board lines) and ``"line"``
 (1-based line number), or ``{"index", "line", "error", "error_type"}`` when the line cannot be read or
-solved. Errors never stop the other lines.
+solved. Errors never stop the other lines, and an error quotes at most a short excerpt of its line.
+
+The input is read as a stream (:mod:`.reader`) and solved through :func:`~npuzzle.batch.runner.run_batch`:
+the first results come out while the rest of the file is still unread.
 
 >>> [j.tiles for j in parse_jobs(["# two boards", "1 2 3 0", "", "9 1 2 0 3"])]
 [(1, 2, 3, 0), (1, 2, 0, 3)]
@@ -13,19 +16,22 @@ solved. Errors never stop the other lines.
 
 from __future__ import annotations
 
+import hashlib
 import math
-import os
 import re
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..board import Board
+from ..board import Board, excerpt
 from ..errors import BoardFormatError, PuzzleError
 from ..goals import goal_for
 from ..search.limits import NO_LIMITS, Limits
+from .reader import InputLine, open_input, read_lines
+
+MAX_ERROR_CHARS = 300  # an error entry's message, whatever the error quoted
 
 _LEADING_NUMBER = re.compile(r"^[-+]?\d+[\s,]*")
 _TOKENS = re.compile(r"[\s,/|;]+")  # tile separators, row separators included
@@ -76,12 +82,24 @@ def parse_line(text: str, width: int | None, height: int | None, blank: int = 0)
         else:
             leading = _square_side(count) is None and _square_side(count - 1) is not None
         if not leading:
-            raise BoardFormatError(f"{exc} (line: {stripped!r})") from None
+            raise exc from None  # the message already quotes an excerpt of the line
     return parse_board(_LEADING_NUMBER.sub("", stripped, count=1), width, height, blank)
 
 
+def _short_error(exc: BaseException) -> str:
+    message = " ".join(str(exc).split()) or type(exc).__name__
+    return message if len(message) <= MAX_ERROR_CHARS else message[: MAX_ERROR_CHARS - 1] + "…"
+
+
+def job_key(job: SolveJob) -> str:
+    """A fingerprint of the job's line text and options (not its limits): a results file records it, so a
+    resumed run can tell that it reads the same input with the same command."""
+    spec = repr((job.text, job.width, job.height, job.blank, job.goal, job.algorithm))
+    return hashlib.blake2b(spec.encode("utf-8", errors="replace"), digest_size=8).hexdigest()
+
+
 def parse_jobs(
-    lines: Iterable[str],
+    lines: Iterable[str | InputLine],
     *,
     size: tuple[int, int] | None = None,
     goal: str | tuple[int, ...] = "classic",
@@ -89,28 +107,41 @@ def parse_jobs(
     algorithm: str = "auto",
     limits: Limits = NO_LIMITS,
 ) -> Iterator[SolveJob]:
-    """A :class:`SolveJob` per board line (bad lines give jobs carrying their error)."""
+    """A :class:`SolveJob` per board line, lazily (bad lines give jobs carrying their error).
+
+    ``lines`` are strings (numbered from 1) or :class:`~npuzzle.batch.reader.InputLine` s.
+    """
     width, height = size if size is not None else (None, None)
     index = 0
     for number, raw in enumerate(lines, start=1):
+        error = None
+        if isinstance(raw, InputLine):
+            number, raw, error = raw.number, raw.text, raw.error
         text = raw.split("#", 1)[0].strip()
-        if not text:
+        if not text and error is None:
             continue
         try:
+            if error is not None:
+                raise BoardFormatError(error)
             board = parse_line(text, width, height, blank)
             job = SolveJob(
                 index, number, text, board.tiles, board.width, board.height, blank, goal, algorithm, limits
             )
-        except PuzzleError as exc:
+        except (PuzzleError, ValueError, TypeError, RecursionError) as exc:
             job = SolveJob(
-                index, number, text, None, width or 0, height or 0, blank, goal, algorithm, limits, str(exc)
-            )
+                index, number, excerpt(text, 80)[1:-1], None, width or 0, height or 0, blank, goal, algorithm,
+                limits, _short_error(exc),
+            )  # fmt: skip
         yield job
         index += 1
 
 
 def run_job(job: SolveJob) -> dict[str, Any]:
-    """Solve one job; never raises for puzzle errors (they become ``"error"`` entries)."""
+    """Solve one job; never raises (errors become ``"error"`` entries, so one line never stops a batch).
+
+    An error that is not a :class:`~npuzzle.errors.PuzzleError` (a bug, memory) is recorded with its type
+    name and ``"internal": true``.
+    """
     head: dict[str, Any] = {"index": job.index, "line": job.line}
     if job.tiles is None:
         return {**head, "error": job.error, "error_type": "BoardFormatError"}
@@ -121,43 +152,20 @@ def run_job(job: SolveJob) -> dict[str, Any]:
 
         solution = solve(board, goal, algorithm=job.algorithm, limits=job.limits)
     except PuzzleError as exc:
-        return {**head, "error": str(exc), "error_type": type(exc).__name__}
+        return {**head, "error": _short_error(exc), "error_type": type(exc).__name__}
+    except Exception as exc:  # recorded, never silent: one bad board must not end the batch
+        return {**head, "error": _short_error(exc), "error_type": type(exc).__name__, "internal": True}
     return {**head, **solution.to_dict()}
-
-
-def _prepare_tables(jobs: list[SolveJob]) -> None:
-    """Build (or check) the pattern databases once in this process, so workers only map them."""
-    if not jobs or jobs[0].algorithm not in ("auto", "pdb"):
-        return
-    first = next((j for j in jobs if j.tiles is not None), None)
-    if first is None or ((first.width, first.height) != (4, 4) and first.algorithm == "auto"):
-        return
-    try:
-        from ..search.pdb_backend import choose_partition, load_partition
-
-        board = Board(first.tiles or (), first.width, first.height, first.blank)
-        goal = goal_for(board, first.goal if isinstance(first.goal, str) else list(first.goal))
-        load_partition(choose_partition(board.width, board.height, goal.blank_cell))
-    except PuzzleError:  # the job itself will report it
-        return
 
 
 def solve_jobs(
     jobs: Iterable[SolveJob], *, executor: Executor | None = None, n_jobs: int | None = None
 ) -> Iterator[dict[str, Any]]:
-    """Results in job order. ``executor`` if given; else a process pool of ``n_jobs`` (default: all cores),
-    or this process when ``n_jobs == 1``."""
-    job_list = list(jobs)
-    _prepare_tables(job_list)
-    if executor is not None:
-        yield from executor.map(run_job, job_list)
-        return
-    workers = n_jobs or os.cpu_count() or 1
-    if workers <= 1 or len(job_list) <= 1:
-        yield from map(run_job, job_list)
-        return
-    with ProcessPoolExecutor(max_workers=min(workers, len(job_list))) as pool:
-        yield from pool.map(run_job, job_list)
+    """Results in job order, streamed (see :func:`~npuzzle.batch.runner.run_batch`)."""
+    from .runner import run_batch
+
+    for _job, result in run_batch(jobs, executor=executor, n_jobs=n_jobs):
+        yield result
 
 
 def solve_file(
@@ -171,22 +179,20 @@ def solve_file(
     limits: Limits = NO_LIMITS,
     executor: Executor | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """Solve every board of a file (``-`` = standard input); one dict per board line, in input order."""
+    """Solve every board of a file (``-`` = standard input); one dict per board line, in input order.
+
+    The file is read as the results are consumed, never all at once.
+    """
     if isinstance(size, str):
         from ..notation import parse_size
 
         size = parse_size(size)
     goal_spec: str | tuple[int, ...] = goal.tiles if isinstance(goal, Board) else goal
-    if str(path) == "-":
-        import sys
-
-        lines = sys.stdin.read().splitlines()
-    else:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    job_list = list(
-        parse_jobs(lines, size=size, goal=goal_spec, blank=blank, algorithm=algorithm, limits=limits)
-    )
-    return solve_jobs(job_list, executor=executor, n_jobs=jobs)
+    with open_input(path) as stream:
+        job_stream = parse_jobs(
+            read_lines(stream), size=size, goal=goal_spec, blank=blank, algorithm=algorithm, limits=limits
+        )
+        yield from solve_jobs(job_stream, executor=executor, n_jobs=jobs)
 
 
-__all__ = ["SolveJob", "parse_jobs", "parse_line", "run_job", "solve_file", "solve_jobs"]
+__all__ = ["SolveJob", "job_key", "parse_jobs", "parse_line", "run_job", "solve_file", "solve_jobs"]
