@@ -19,7 +19,6 @@ from ..errors import PuzzleError
 from ..search.limits import Limits
 from ..solution import Solution
 from .common import (
-    EXIT_BAD_INPUT,
     EXIT_LIMIT,
     EXIT_OK,
     EXIT_UNSOLVABLE,
@@ -150,6 +149,16 @@ def solve_command(
     sheet: SheetOption = None,
     speed: SpeedOption = 2.0,
     numbers: NumbersOption = True,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="With --input: append each result to this JSON-lines file as it finishes (each record carries "
+            "its input \"line\"); run the same command again after an interruption and it solves only the "
+            "lines not there yet. The file ends in input order once every line is done.",
+        ),
+    ] = None,
 ) -> None:
     """Solve a board: the best answer within the time budget, optimal when proven (exit 0 solved,
     1 unsolvable, 2 bad input, 3 a limit hit by a named algorithm or --optimal)."""
@@ -158,8 +167,10 @@ def solve_command(
         if input_file is not None:
             if board is not None:
                 raise ValueError("give either a BOARD or --input FILE, not both")
-            _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits)
+            _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits, output)
             return
+        if output is not None:
+            raise ValueError("--output goes with --input FILE (a single board's answer goes to standard output)")
         if board is None:
             raise ValueError("missing BOARD (or --input FILE); see npuzzle solve --help")
         start = load_board(board, size, blank)
@@ -324,24 +335,29 @@ _BATCH_EXIT = {"UnsolvableError": EXIT_UNSOLVABLE, "SearchLimitExceeded": EXIT_L
 
 
 def _solve_batch(
-    path: str, size: str | None, goal: str, blank: int, algorithm: str, jobs: int | None, limits: Limits
+    path: str,
+    size: str | None,
+    goal: str,
+    blank: int,
+    algorithm: str,
+    jobs: int | None,
+    limits: Limits,
+    output: str | None = None,
 ) -> None:
-    """One JSON object per input board, in input order; bad lines are reported and do not stop the rest."""
-    from ..batch import solve_file
+    """One JSON object per input board in input order, or appended to a resumable ``--output`` file; bad lines
+    are reported by number and do not stop the rest (see :mod:`npuzzle.cli.batch_run`)."""
+    from ..notation import parse_size
+    from .batch_run import solve_batch
 
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, got {jobs}")
     goal_spec: str | tuple[int, ...] = goal
     if not is_layout_name(goal):
         goal_spec = tuple(load_board(goal, size, blank).tiles)
-    codes = {EXIT_OK}
-    for result in solve_file(
-        path, size=size, goal=goal_spec, blank=blank, algorithm=algorithm, jobs=jobs, limits=limits
-    ):
-        typer.echo(json.dumps(result))
-        if "error" in result:
-            typer.echo(f"npuzzle: line {result['line']}: {result['error']}", err=True)
-            codes.add(_BATCH_EXIT.get(result.get("error_type", ""), EXIT_BAD_INPUT))
-    # bad input outranks a limit, which outranks an unsolvable board
-    worst = next(code for code in (EXIT_BAD_INPUT, EXIT_LIMIT, EXIT_UNSOLVABLE, EXIT_OK) if code in codes)
+    worst = solve_batch(
+        path, size=parse_size(size) if size else None, goal=goal_spec, blank=blank, algorithm=algorithm,
+        jobs=jobs, limits=limits, output=output,
+    )  # fmt: skip
     if worst != EXIT_OK:
         raise typer.Exit(worst)
 
