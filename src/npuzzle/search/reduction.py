@@ -1,24 +1,365 @@
-"""Near-optimal answers for big boards by reduction (work in progress: delegates to the constructive solver).
+"""Answers for big boards by reduction: solve one outer line of the unsolved rectangle at a time.
 
-``quick_solution`` answers any solvable board fast; ``solve_reduction`` spends up to a deadline on a shorter
-answer. Both take the board and the goal board and return a replayable :class:`~npuzzle.solution.Solution`.
+The method is the constructive solver's (:mod:`npuzzle.search.constructive`: every tile of a line goes home
+along the route needing the fewest blank moves, the last two of a line by the classic trick or a small
+window search, the last 3×3 block optimally), run by the compiled kernels of :mod:`npuzzle._kernels.reduce`
+so a 100×100 board is answered in about a second. :func:`solve_reduction` spends a time budget on shorter
+answers: it solves the board line by line, and for each line tries several *variants* (which side of the
+rectangle to peel, which end of the line to start from, how strongly the blank's walks favour pushing loose
+tiles towards home, ``lam``), keeping the one that leaves the least work (moves spent plus an estimate of
+the moves the remaining tiles will need).
+
+Both return a :class:`~npuzzle.solution.Solution` with ``optimal`` False (True only for a board already at
+its goal) and ``lower_bound`` the Manhattan distance (an admissible bound, cheap at any size).
+
+>>> from npuzzle.goals import classic
+>>> from npuzzle.generate import shuffle
+>>> board = shuffle(12, 12, seed=1)
+>>> s = quick_solution(board, classic(12, 12))
+>>> s.replay() == classic(12, 12), s.length > s.lower_bound
+(True, True)
 """
 
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
 from ..board import Board
-from ..solution import Solution
-from .constructive import solve_constructive
+from ..canonical import to_canonical
+from ..errors import BoardFormatError, UnsolvableError
+from ..solution import SearchStats, Solution
+from ..solvability import is_solvable
+from .constructive import labels_of, to_slides
+
+FINISH_SIDE = 3  # a region of at most 3×3 cells is finished optimally (IDA*, linear conflict)
+# The route search considers taking the blank round a tile only by walks of up to this many moves (open
+# space needs 4 at most; walls a few more): keeps each search step local on big boards.
+AROUND_LIMIT = 12
+QUICK_LAM = 7  # the blank-walk weight of the quick answer (of SCALE 8; measured best: bench/bench_anytime.py)
+VARIANT_LAMS = (5, 6, 7)  # blank-walk weights a variant may use (of SCALE 8; 0 would be plain shortest walks)
+# Estimated moves per unit of Manhattan distance left, when variants of a line are compared by moves spent
+# now plus work left; about what the reduction spends per unit on big boards (bench/bench_anytime.py).
+WORK_PER_MANHATTAN = 2.7
+
+
+def manhattan(values: Sequence[int] | np.ndarray, width: int, blank_home: int) -> int:
+    """Sum over tiles (not the blank) of the taxicab distance from their cell to their home."""
+    array = np.asarray(values, dtype=np.int64)
+    cells = np.arange(array.shape[0], dtype=np.int64)
+    tiles = array != blank_home
+    rows = np.abs(cells // width - array // width)
+    cols = np.abs(cells % width - array % width)
+    return int((rows + cols)[tiles].sum())
+
+
+@dataclass
+class _Position:
+    """The position being reduced (canonical) and the kernels' scratch; see :mod:`npuzzle._kernels.reduce`."""
+
+    values: np.ndarray
+    where: np.ndarray
+    fixed: np.ndarray
+    width: int
+    height: int
+    blank_home: int
+    nbr: np.ndarray
+    scratch: np.ndarray
+    rscratch: np.ndarray
+    stamps: np.ndarray
+    out: np.ndarray
+    n_out: int = 0
+
+    @classmethod
+    def start(cls, values: Sequence[int], width: int, height: int, blank_home: int) -> _Position:
+        from .._kernels.reduce import neighbour_table
+
+        n = width * height
+        array = np.asarray(values, dtype=np.int32)
+        where = np.empty(n, dtype=np.int32)
+        where[array] = np.arange(n, dtype=np.int32)
+        return cls(
+            array.copy(),
+            where,
+            np.zeros(n, dtype=np.uint8),
+            width,
+            height,
+            blank_home,
+            neighbour_table(width, height),
+            np.zeros((6, n), dtype=np.int32),
+            np.zeros((3, 4 * n), dtype=np.int32),
+            np.zeros(2, dtype=np.int64),
+            np.empty(max(64, 8 * n), dtype=np.int32),
+        )
+
+    def copy(self) -> _Position:
+        return _Position(
+            self.values.copy(),
+            self.where.copy(),
+            self.fixed.copy(),
+            self.width,
+            self.height,
+            self.blank_home,
+            self.nbr,
+            self.scratch,
+            self.rscratch,
+            self.stamps,
+            self.out[: self.n_out].copy(),
+            self.n_out,
+        )
+
+    def fill(self, line: list[int], inward: int, lam: int, around_limit: int = AROUND_LIMIT) -> None:
+        from .._kernels.reduce import fill_line
+
+        out, n_out = fill_line(
+            self.values,
+            self.where,
+            self.fixed,
+            self.nbr,
+            self.width,
+            self.blank_home,
+            np.asarray(line, dtype=np.int32),
+            inward,
+            lam,
+            self.scratch,
+            self.rscratch,
+            self.stamps,
+            self.out,
+            self.n_out,
+            around_limit,
+        )
+        if n_out < 0:  # the free cells stay 2-connected: a bug, not bad input
+            raise RuntimeError(f"reduction: line {line} could not be filled")
+        self.out, self.n_out = out, n_out
+
+
+@dataclass(frozen=True)
+class _Region:
+    """The unsolved rectangle: rows ``top..bottom - 1``, columns ``left..right - 1``."""
+
+    top: int
+    bottom: int
+    left: int
+    right: int
+
+    def done(self) -> bool:
+        return self.bottom - self.top <= FINISH_SIDE and self.right - self.left <= FINISH_SIDE
+
+
+def _peel_choices(region: _Region, width: int, blank_home: int) -> list[tuple[bool, bool]]:
+    """The sides that may be peeled next, as (peel a row, from the low end) pairs: the longer dimension is
+    shortened (a row when the region is at least as tall as wide); a side holding the blank's home never."""
+    top, bottom, left, right = region.top, region.bottom, region.left, region.right
+    blank_row, blank_col = divmod(blank_home, width)
+    if bottom - top >= right - left:
+        return [(True, low) for low, ok in ((True, blank_row != top), (False, blank_row != bottom - 1)) if ok]
+    return [(False, low) for low, ok in ((True, blank_col != left), (False, blank_col != right - 1)) if ok]
+
+
+def _line_of(
+    region: _Region, width: int, row: bool, low: bool, reverse: bool
+) -> tuple[list[int], int, _Region]:
+    """The cells of the side to peel (in filling order), the inward offset and the region left after it."""
+    top, bottom, left, right = region.top, region.bottom, region.left, region.right
+    if row:
+        r = top if low else bottom - 1
+        line = [r * width + c for c in range(left, right)]
+        inward = width if low else -width
+        rest = _Region(top + 1, bottom, left, right) if low else _Region(top, bottom - 1, left, right)
+    else:
+        c = left if low else right - 1
+        line = [r * width + c for r in range(top, bottom)]
+        inward = 1 if low else -1
+        rest = _Region(top, bottom, left + 1, right) if low else _Region(top, bottom, left, right - 1)
+    if reverse:
+        line.reverse()
+    return line, inward, rest
+
+
+def _finish(pos: _Position, region: _Region) -> None:
+    """Solve the last block (at most 3×3 cells) optimally with the IDA* kernel."""
+    from .solver import Plan, run_canonical
+
+    width = pos.width
+    cells = [
+        r * width + c for r in range(region.top, region.bottom) for c in range(region.left, region.right)
+    ]
+    local = {cell: i for i, cell in enumerate(cells)}
+    values = [local[int(pos.values[cell])] for cell in cells]  # every tile here has its home here
+    if values == list(range(len(cells))):
+        return
+    steps, _ = run_canonical(
+        values,
+        region.right - region.left,
+        region.bottom - region.top,
+        local[pos.blank_home],
+        Plan("idastar", "linear-conflict", None),
+        "single",
+    )
+    for step in steps:
+        cell = cells[int(step)]
+        blank = int(pos.where[pos.blank_home])
+        home = int(pos.values[cell])
+        pos.values[blank], pos.where[home] = home, blank
+        pos.values[cell], pos.where[pos.blank_home] = pos.blank_home, cell
+        if pos.n_out == pos.out.shape[0]:
+            pos.out = np.concatenate([pos.out, np.empty(pos.out.shape[0] + 16, dtype=np.int32)])
+        pos.out[pos.n_out] = cell
+        pos.n_out += 1
+
+
+def _check(width: int, height: int) -> None:
+    if width < 2 or height < 2:
+        raise BoardFormatError(f"the reduction solver needs at least 2×2 cells, got {width}x{height}")
+
+
+def reduce_cells(
+    values: Sequence[int], width: int, height: int, blank_home: int, *, variant: int = 0, lam: int = 0
+) -> np.ndarray:
+    """The cells the blank moves to (canonical form, before cancelling), reducing one line at a time.
+
+    ``variant`` 0 and ``lam`` 0 give exactly :func:`npuzzle.search.constructive.constructive_cells`'s moves
+    (the test that the compiled kernels match the pure-Python solver); other variants draw the side to peel
+    and the end to start from at random from that seed, as there."""
+    _check(width, height)
+    pos = _Position.start(values, width, height, blank_home)
+    rng = random.Random(variant) if variant else None
+    region = _Region(0, height, 0, width)
+    blank_row, blank_col = divmod(blank_home, width)
+    while not region.done():
+        top, bottom, left, right = region.top, region.bottom, region.left, region.right
+        if bottom - top >= right - left:
+            low = blank_row - top >= bottom - 1 - blank_row
+            if rng is not None and top < blank_row < bottom - 1:
+                low = rng.random() < 0.5
+            row = True
+        else:
+            low = blank_col - left >= right - 1 - blank_col
+            if rng is not None and left < blank_col < right - 1:
+                low = rng.random() < 0.5
+            row = False
+        reverse = rng is not None and rng.random() < 0.5
+        line, inward, region = _line_of(region, width, row, low, reverse)
+        pos.fill(line, inward, lam)
+    _finish(pos, region)
+    return pos.out[: pos.n_out].copy()
+
+
+def best_line_cells(
+    values: Sequence[int],
+    width: int,
+    height: int,
+    blank_home: int,
+    *,
+    deadline: float | None = None,
+    lams: Sequence[int] = VARIANT_LAMS,
+) -> np.ndarray:
+    """Reduce line by line, trying for each line every side that may be peeled, both ends to start from and
+    every weight in ``lams``, keeping the variant with the fewest moves now plus ``WORK_PER_MANHATTAN`` per
+    unit of Manhattan distance left. Past ``deadline`` (a :func:`time.monotonic` value) only the first
+    variant is tried for each remaining line."""
+    _check(width, height)
+    pos = _Position.start(values, width, height, blank_home)
+    region = _Region(0, height, 0, width)
+    while not region.done():
+        best: tuple[float, _Position, _Region] | None = None
+        for row, low in _peel_choices(region, width, blank_home):
+            for reverse in (False, True):
+                for lam in lams:
+                    if best is not None and deadline is not None and time.monotonic() > deadline:
+                        break
+                    line, inward, rest = _line_of(region, width, row, low, reverse)
+                    trial = pos.copy()
+                    trial.fill(line, inward, lam)
+                    score = trial.n_out + WORK_PER_MANHATTAN * manhattan(trial.values, width, blank_home)
+                    if best is None or score < best[0]:
+                        best = (score, trial, rest)
+        assert best is not None
+        _, pos, region = best
+    _finish(pos, region)
+    return pos.out[: pos.n_out].copy()
+
+
+def _solution(
+    board: Board,
+    goal_board: Board,
+    values: list[int],
+    cells: np.ndarray,
+    metric: str,
+    algorithm: str,
+    t0: float,
+    iterations: int,
+) -> Solution:
+    from .._kernels.reduce import cancel_inverses, moved_labels
+
+    blank_home = goal_board.blank_cell
+    start_blank = values.index(blank_home)
+    kept, n_kept = cancel_inverses(start_blank, np.asarray(cells, dtype=np.int32), len(cells))
+    if metric == "multi":
+        slides = to_slides(start_blank, kept[:n_kept].tolist())
+        moves = labels_of(values, goal_board, slides, metric)
+    else:
+        goal_tiles = np.asarray(goal_board.tiles, dtype=np.int64)
+        moves = tuple(
+            moved_labels(np.asarray(values, dtype=np.int32), blank_home, kept[:n_kept], goal_tiles).tolist()
+        )
+    bound = manhattan(values, board.width, blank_home) if metric == "single" else None
+    stats = SearchStats(seconds=time.perf_counter() - t0, iterations=iterations)
+    optimal = len(moves) == 0
+    return _make(board, goal_board, moves, optimal, algorithm, stats, metric, bound)
+
+
+def _make(
+    board: Board,
+    goal_board: Board,
+    moves: tuple[int, ...],
+    optimal: bool,
+    algorithm: str,
+    stats: SearchStats,
+    metric: str,
+    bound: int | None,
+) -> Solution:
+    """A Solution with ``lower_bound`` when this version of :class:`Solution` has that field."""
+    try:
+        return Solution(board, goal_board, moves, optimal, algorithm, None, stats, metric, lower_bound=bound)  # type: ignore[call-arg]
+    except TypeError:
+        return Solution(board, goal_board, moves, optimal, algorithm, None, stats, metric)
+
+
+def _prepare(board: Board, goal_board: Board, metric: str) -> list[int]:
+    if metric not in ("single", "multi"):
+        raise ValueError(f"unknown metric {metric!r}; choose single or multi")
+    if not is_solvable(board, goal_board):
+        raise UnsolvableError(
+            f"{' '.join(map(str, board.tiles))} cannot reach the goal {' '.join(map(str, goal_board.tiles))}: "
+            "the two lie in different parity classes (see `npuzzle check` for the count)"
+        )
+    _check(board.width, board.height)
+    return to_canonical(board, goal_board)
 
 
 def quick_solution(board: Board, goal_board: Board, *, metric: str = "single") -> Solution:
-    """Any solvable board, in about a second or less; replayable; ``optimal`` False unless trivially proven."""
-    return solve_constructive(board, goal_board, metric=metric)
+    """Any solvable board (2×2 up to 256×256), in about a second or less on a 100×100 once the kernels are
+    compiled; ``optimal`` only for a board already at its goal; ``lower_bound`` the Manhattan distance.
+    In the multi-tile metric, runs of single moves in one direction become one slide (the bound stays the
+    single-tile Manhattan distance only in the single metric; in the multi metric it is not filled)."""
+    t0 = time.perf_counter()
+    values = _prepare(board, goal_board, metric)
+    cells = reduce_cells(values, board.width, board.height, goal_board.blank_cell, lam=QUICK_LAM)
+    return _solution(board, goal_board, values, cells, metric, "reduction", t0, 1)
 
 
 def solve_reduction(board: Board, goal_board: Board, *, deadline: float, metric: str = "single") -> Solution:
-    """A near-optimal answer for a big board, returned by ``deadline`` (a :func:`time.monotonic` value)."""
-    return solve_constructive(board, goal_board, metric=metric)
+    """A shorter answer for a big board (:func:`best_line_cells`), returned by ``deadline`` (a
+    :func:`time.monotonic` value): once the deadline is near, the remaining lines take the first variant."""
+    t0 = time.perf_counter()
+    values = _prepare(board, goal_board, metric)
+    cells = best_line_cells(values, board.width, board.height, goal_board.blank_cell, deadline=deadline)
+    return _solution(board, goal_board, values, cells, metric, "reduction", t0, len(VARIANT_LAMS))
 
 
-__all__ = ["quick_solution", "solve_reduction"]
+__all__ = ["best_line_cells", "manhattan", "quick_solution", "reduce_cells", "solve_reduction"]
