@@ -38,7 +38,7 @@ const LAYOUT_NAMES = {
 // short solve is easy to follow and a 1,000-move 8×8 one still plays in about ten seconds.
 const PACES = {
   slow: () => 450,
-  normal: (n) => Math.min(250, Math.max(4, 10_000 / n)),
+  normal: (n) => Math.min(250, Math.max(0.5, 10_000 / n)),
   fast: (n) => Math.min(90, Math.max(1, 2_500 / n)),
   instant: (n) => Math.min(20, 600 / n),
 };
