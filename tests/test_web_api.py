@@ -192,9 +192,9 @@ def test_check_schema_errors_are_422_with_a_sentence(
     assert_error(client.post("/api/check", json=payload), 422, "ValidationError", says)
 
 
-def test_not_json_is_422(client: TestClient) -> None:
+def test_not_json_is_400_malformed_json(client: TestClient) -> None:
     response = client.post("/api/check", content=b"{not json", headers={"Content-Type": "application/json"})
-    assert_error(response, 422, "ValidationError")
+    assert_error(response, 400, "MalformedJSON", "not valid JSON")
 
 
 def test_big_boards_check_up_to_32x32(client: TestClient) -> None:
@@ -425,9 +425,11 @@ def test_boards_too_large_to_solve_are_400(
     client: TestClient, scripted: Callable[..., ScriptedSolver], path: str
 ) -> None:
     solver = scripted()
-    tiles = list(classic(9, 9).tiles)
-    tiles[-1], tiles[-2] = tiles[-2], tiles[-1]
-    assert_error(client.post(path, json={"board": tiles}), 400, "ProblemTooLargeError", "at most 64 cells")
+    for width, height in ((17, 17), (17, 2), (2, 17), (32, 8)):  # 16 each way at most (issue 14)
+        tiles = list(classic(width, height).tiles)
+        tiles[-1], tiles[-2] = tiles[-2], tiles[-1]
+        payload = {"board": tiles, "width": width, "height": height}
+        assert_error(client.post(path, json=payload), 400, "ProblemTooLargeError", "2 to 16 cells each way")
     assert solver.calls == []
 
 

@@ -20,7 +20,9 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on (0.0.0.0: every interface).")] = (
         "127.0.0.1"
     ),
-    port: Annotated[int, typer.Option("--port", "-p", help="TCP port.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", "-p", min=0, max=65535, help="TCP port (0: any free one).")
+    ] = 8000,
     max_seconds: Annotated[
         float, typer.Option("--max-seconds", help="Cap on one solve request, in seconds.")
     ] = 5.0,
@@ -32,10 +34,12 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Start the web game: open the printed address in a browser. API docs at /docs."""
-    import uvicorn
+    """Start the web game: open the printed address in a browser. API docs at /docs (they work offline).
 
+    Slow and oversized requests are cut off (request head and body within 10 s each, body up to 64 KiB,
+    503 beyond 512 open connections)."""
     from ..web.app import WebSettings, create_app
+    from ..web.server import make_server
 
     settings = WebSettings(
         max_seconds=max_seconds,
@@ -49,7 +53,7 @@ def serve(
     typer.echo(
         f"npuzzle: playing at http://{shown}:{port}/  (API docs at http://{shown}:{port}/docs; Ctrl-C stops)"
     )
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    make_server(create_app(settings), host, port, settings).run()
 
 
 __all__ = ["register", "serve"]

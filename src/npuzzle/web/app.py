@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import secrets
 from collections import OrderedDict
@@ -45,14 +46,18 @@ from typing import Any, TypeVar
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..board import Board
-from ..errors import BoardFormatError, ProblemTooLargeError, PuzzleError, SearchLimitExceeded
+from ..errors import BoardFormatError, ProblemTooLargeError, PuzzleError, SearchLimitExceeded, TableError
 from ..goals import classic, goal, goal_for, layout_names
 from ..search.limits import Limits
 from ..solution import Solution
 from ..solvability import explain
+from .docs import add_offline_docs as _add_offline_docs
+from .guard import BodyLimit, SecurityHeaders, excerpt, shorten
 from .schemas import (
     MAX_API_SIDE,
     BoardRequest,
@@ -70,6 +75,18 @@ from .schemas import (
 
 STATIC_DIR = Path(__file__).parent / "static"
 T = TypeVar("T")
+_log = logging.getLogger("npuzzle.web")
+#: Every error status the API answers with, for the OpenAPI document (all with :class:`ErrorResponse`).
+ERROR_STATUSES = {
+    400: "Bad input: labels, size, goal, unsolvable board, malformed JSON.",
+    404: "No such API path.",
+    405: "The path exists for other methods (see Allow).",
+    408: "The request body did not arrive in time.",
+    413: "The request body is larger than the server accepts.",
+    422: "The request does not match the schema, or a named algorithm found nothing in time.",
+    500: "A server bug (logged); no details are sent.",
+    503: "Busy (see Retry-After), or a server table is being repaired.",
+}
 
 
 @dataclass(frozen=True)
@@ -79,7 +96,8 @@ class WebSettings:
     max_seconds: float = 5.0  # hard cap on one solve request, whatever the client asks
     default_seconds: float = 3.0  # solve budget when the request names none
     hint_seconds: float = 3.0  # hard cap (and default) for a hint
-    max_solve_cells: int = 64  # 8×8, the page's largest board; larger boards get a 400
+    max_solve_cells: int = 256  # 16×16, the page's largest board; larger boards get a 400
+    max_solve_side: int = 16  # sides 2..16 each way for solve and hint (check/generate go to MAX_API_SIDE)
     light_cells: int = 9  # boards this small (3×3, 2×4) go to the light lane
     light_slots: int = 4  # concurrent light solves
     heavy_slots: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))  # one core stays free
@@ -87,13 +105,39 @@ class WebSettings:
     grace_seconds: float = 30.0  # extra wait beyond the budget (first-call JIT compile) before giving up
     max_memory_mb: int = 512  # per search (A* open/closed sets)
     warmup: bool = False  # compile the kernels in the background at startup
+    # check / generate / layouts: milliseconds each, run in their own small pool so a flood of them queues
+    # briefly and then sheds (503) instead of piling up behind the solves or each other
+    quick_slots: int = 4
+    quick_queue_seconds: float = 2.0
+    max_waiting: int = 64  # requests queued for one lane beyond its slots; more get an immediate 503
+    # what a client may send: the body (the largest legal one, a 32×32 board with its goal, is ~12 kB)
+    max_body_bytes: int = 64 * 1024
+    body_seconds: float = 10.0  # the whole body must arrive within this, else 408
+    # the uvicorn server (npuzzle.web.server): request head deadline and size, keep-alive, connections
+    head_seconds: float = 10.0
+    max_head_bytes: int = 16 * 1024
+    keep_alive_seconds: float = 5.0
+    max_connections: int = 512  # beyond: uvicorn answers 503 at once
 
     def __post_init__(self) -> None:
-        for name in ("max_seconds", "default_seconds", "hint_seconds", "queue_seconds"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"WebSettings.{name} must be positive, got {getattr(self, name)!r}")
-        if self.light_slots < 1 or self.heavy_slots < 1:
-            raise ValueError("WebSettings needs at least one light and one heavy slot")
+        for name in (
+            "max_seconds",
+            "default_seconds",
+            "hint_seconds",
+            "queue_seconds",
+            "quick_queue_seconds",
+            "body_seconds",
+            "head_seconds",
+            "keep_alive_seconds",
+        ):
+            value = getattr(self, name)
+            if not value > 0 or value == float("inf"):  # also refuses nan
+                raise ValueError(f"WebSettings.{name} must be a positive number of seconds, got {value!r}")
+        if self.light_slots < 1 or self.heavy_slots < 1 or self.quick_slots < 1:
+            raise ValueError("WebSettings needs at least one light, one heavy and one quick slot")
+        for name in ("max_waiting", "max_body_bytes", "max_head_bytes", "max_connections", "max_solve_side"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"WebSettings.{name} must be at least 1, got {getattr(self, name)!r}")
 
 
 class ServerBusy(Exception):
@@ -102,12 +146,17 @@ class ServerBusy(Exception):
 
 @dataclass
 class _Lanes:
-    """The worker pool and the two semaphores; built lazily inside the running event loop."""
+    """The worker pools and one semaphore per lane; built lazily inside the running event loop.
+
+    Lanes: ``light`` and ``heavy`` solves (see the module docstring) and ``quick`` for check / generate /
+    layouts. A lane holds at most its slots' worth of running calls plus ``max_waiting`` queued ones; a
+    request beyond that, or one that waited its lane's queue time, gets :class:`ServerBusy` (503)."""
 
     settings: WebSettings
     executor: ThreadPoolExecutor | None = None
-    light: asyncio.Semaphore | None = None
-    heavy: asyncio.Semaphore | None = None
+    quick_executor: ThreadPoolExecutor | None = None
+    semaphores: dict[str, asyncio.Semaphore] = field(default_factory=dict)
+    admitted: dict[str, int] = field(default_factory=dict)
 
     def pool(self) -> ThreadPoolExecutor:
         if self.executor is None:
@@ -115,26 +164,57 @@ class _Lanes:
             self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="npuzzle-solve")
         return self.executor
 
+    def quick_pool(self) -> ThreadPoolExecutor:
+        if self.quick_executor is None:
+            self.quick_executor = ThreadPoolExecutor(
+                max_workers=self.settings.quick_slots, thread_name_prefix="npuzzle-quick"
+            )
+        return self.quick_executor
+
     def semaphore(self, lane: str) -> asyncio.Semaphore:
-        if self.light is None or self.heavy is None:
-            self.light = asyncio.Semaphore(self.settings.light_slots)
-            self.heavy = asyncio.Semaphore(self.settings.heavy_slots)
-        return self.light if lane == "light" else self.heavy
+        if not self.semaphores:
+            self.semaphores = {
+                "light": asyncio.Semaphore(self.settings.light_slots),
+                "heavy": asyncio.Semaphore(self.settings.heavy_slots),
+                "quick": asyncio.Semaphore(self.settings.quick_slots),
+            }
+        return self.semaphores[lane]
+
+    async def acquire(self, lane: str) -> Callable[[object], None]:
+        """A slot of ``lane``, or :class:`ServerBusy`; returns the function that gives the slot back."""
+        slots = {
+            "light": self.settings.light_slots,
+            "heavy": self.settings.heavy_slots,
+            "quick": self.settings.quick_slots,
+        }[lane]
+        admitted = self.admitted.get(lane, 0)  # running or waiting in this lane
+        if admitted >= slots + self.settings.max_waiting:
+            raise ServerBusy(
+                f"the {lane} lane is full ({slots} running, {admitted - slots} waiting); try again shortly"
+            )
+        wait = self.settings.quick_queue_seconds if lane == "quick" else self.settings.queue_seconds
+        semaphore = self.semaphore(lane)
+        self.admitted[lane] = admitted + 1
+        try:
+            async with asyncio.timeout(wait):
+                await semaphore.acquire()
+        except TimeoutError:
+            self.admitted[lane] -= 1
+            raise ServerBusy(f"all {lane} slots stayed busy for {wait:g} s; try again shortly") from None
+        except BaseException:  # the request was cancelled while it waited
+            self.admitted[lane] -= 1
+            raise
+
+        def release(_: object = None) -> None:
+            semaphore.release()
+            self.admitted[lane] -= 1
+
+        return release
 
     async def run(self, lane: str, fn: Callable[[], T], budget: float) -> T:
         """Run ``fn`` in the pool once ``lane`` has a free slot; the slot is held until ``fn`` returns,
         even when this request gives up or its client goes away."""
-        semaphore = self.semaphore(lane)
-        try:
-            await asyncio.wait_for(semaphore.acquire(), self.settings.queue_seconds)
-        except TimeoutError:
-            raise ServerBusy(
-                f"all {lane} solve slots stayed busy for {self.settings.queue_seconds:g} s; try again shortly"
-            ) from None
-
-        def release(_: object) -> None:
-            semaphore.release()
-
+        release = await self.acquire(lane)
         future = asyncio.get_running_loop().run_in_executor(self.pool(), fn)
         future.add_done_callback(release)
         try:
@@ -144,10 +224,18 @@ class _Lanes:
                 f"the search did not finish within its {budget:g} s budget", limit="max_seconds"
             ) from None
 
+    async def quick(self, fn: Callable[[], T]) -> T:
+        """Run a millisecond job (check, generate, layouts) off the event loop in the quick lane."""
+        release = await self.acquire("quick")
+        future = asyncio.get_running_loop().run_in_executor(self.quick_pool(), fn)
+        future.add_done_callback(release)  # held until the job ends, client or not
+        return await asyncio.shield(future)
+
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = None
+        for executor in (self.executor, self.quick_executor):
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = self.quick_executor = None
 
 
 class PathCache:
@@ -263,6 +351,22 @@ def solve_within(
     )
 
 
+def manhattan_bound(start: Board, goal_board: Board) -> int:
+    """Sum over tiles of rows plus columns to their goal cell: a lower bound on any single-tile solution."""
+    home = {label: cell for cell, label in enumerate(goal_board.tiles)}
+    width = start.width
+    return sum(
+        abs(cell // width - home[label] // width) + abs(cell % width - home[label] % width)
+        for cell, label in enumerate(start.tiles)
+        if label != start.blank
+    )
+
+
+def usable_first_move(start: Board, moves: tuple[int, ...]) -> bool:
+    """Whether ``moves`` starts with a tile that can slide on ``start`` (single-tile metric)."""
+    return bool(moves) and moves[0] in start.legal_moves()
+
+
 def generate_board(goal_board: Board, method: str, moves: int | None, seed: int) -> Board:
     """A solvable start for ``goal_board`` by ``method`` (shuffle, walk, tile-walk) with the library's
     default walk lengths when ``moves`` is None."""
@@ -282,9 +386,10 @@ def layouts_for(width: int, height: int) -> list[Layout]:
 
 # -- the application --------------------------------------------------------------------------------------
 def _error_response(request: Request, exc: Exception) -> JSONResponse:
-    """The one place that turns an error into an HTTP answer (see the module docstring for the table)."""
+    """The one place that turns an error into an HTTP answer (see the module docstring for the table).
+    ``detail`` is one sentence of at most ``MAX_DETAIL_CHARS``: input quoted in a message is cut short."""
     body: dict[str, Any] = {
-        "detail": " ".join((str(exc) or exc.__class__.__name__).split()),
+        "detail": shorten(str(exc) or exc.__class__.__name__),
         "kind": exc.__class__.__name__,
     }
     headers = None
@@ -296,21 +401,66 @@ def _error_response(request: Request, exc: Exception) -> JSONResponse:
         body["limit"] = exc.limit or None
         stats = exc.stats
         body["stats"] = stats.to_dict() if hasattr(stats, "to_dict") else stats
+    elif isinstance(exc, TableError):  # the server's own table store: not the client's fault, and temporary
+        status = 503
+        headers = {"Retry-After": "10"}
+        _log.error("table problem while answering %s: %s", request.url.path, exc)
     elif isinstance(exc, RequestValidationError):
-        status = 422
+        if _is_malformed_json(exc):
+            status = 400
+            body["kind"] = "MalformedJSON"
+        else:
+            status = 422
+            body["kind"] = "ValidationError"
         body["detail"] = _validation_sentence(exc)
-        body["kind"] = "ValidationError"
     else:  # PuzzleError, ValueError: something about the input
         status = 400
     return JSONResponse(body, status_code=status, headers=headers)
 
 
+def _is_malformed_json(exc: RequestValidationError) -> bool:
+    return any(error.get("type") == "json_invalid" for error in exc.errors())
+
+
 def _validation_sentence(exc: RequestValidationError) -> str:
+    """The schema errors in one sentence: at most five, each place named by a short excerpt."""
+    errors = exc.errors()
     parts = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ()) if p != "body") or "request"
+    for error in errors[:5]:
+        if error.get("type") == "json_invalid":
+            reason = (error.get("ctx") or {}).get("error", "invalid JSON")
+            where = error.get("loc", ("body", "?"))[-1]
+            parts.append(f"the body is not valid JSON ({reason} at character {where})")
+            continue
+        where = ".".join(excerpt(str(p)) for p in error.get("loc", ()) if p != "body") or "request"
         parts.append(f"{where}: {error.get('msg', 'invalid')}")
-    return "; ".join(parts) or "the request does not match the schema"
+    if len(errors) > 5:
+        parts.append(f"and {len(errors) - 5} more")
+    return shorten("; ".join(parts) or "the request does not match the schema")
+
+
+def _http_error_response(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    """Starlette's own 4xx (404 from the static files, 400 for a body FastAPI could not parse) in the
+    API's shape."""
+    kind = {400: "BadRequest", 404: "NotFound", 405: "MethodNotAllowed"}.get(exc.status_code, "HTTPError")
+    detail = exc.detail if isinstance(exc.detail, str) else "the request was refused"
+    if exc.status_code == 400 and "parsing the body" in detail:  # e.g. JSON nested too deeply to parse
+        kind, detail = "MalformedJSON", "the body could not be parsed as JSON (nested too deeply?)"
+    return JSONResponse(
+        {"detail": shorten(detail), "kind": kind}, status_code=exc.status_code, headers=exc.headers
+    )
+
+
+def _unexpected_response(request: Request, exc: Exception) -> JSONResponse:
+    """A bug: logged with its traceback here, answered without one."""
+    _log.error("unexpected error answering %s %s", request.method, request.url.path, exc_info=exc)
+    return JSONResponse(
+        {
+            "detail": "the server failed to answer this request; the error has been logged",
+            "kind": "InternalError",
+        },
+        status_code=500,
+    )
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -332,7 +482,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         description=__doc__,
         version=_version(),
         lifespan=lifespan,
-        responses={400: {"model": ErrorResponse}, 422: {"model": ErrorResponse}},
+        responses={
+            code: {"model": ErrorResponse, "description": why} for code, why in ERROR_STATUSES.items()
+        },
+        docs_url=None,  # served below from local assets (fastapi-offline), not from a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.lanes = lanes
@@ -340,36 +494,43 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.warmup = None  # with settings.warmup: a future that is done once the kernels are compiled
     for kind in (PuzzleError, ValueError, ServerBusy, RequestValidationError):
         app.add_exception_handler(kind, _error_response)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, _http_error_response)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _unexpected_response)
+    # outermost first: headers on every answer, then the body cap before anything reads the body
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, read_seconds=settings.body_seconds)
+    app.add_middleware(SecurityHeaders)
+    _add_offline_docs(app)
 
     def lane_for(board: Board) -> str:
         return "light" if board.n_cells <= settings.light_cells else "heavy"
 
     def check_solve_size(board: Board) -> None:
-        if board.n_cells > settings.max_solve_cells:
+        side = settings.max_solve_side
+        if board.width > side or board.height > side or board.n_cells > settings.max_solve_cells:
             raise ProblemTooLargeError(
-                f"this server solves boards of at most {settings.max_solve_cells} cells; "
-                f"{board.width}x{board.height} has {board.n_cells}"
+                f"this server solves and hints boards of 2 to {side} cells each way (at most "
+                f"{settings.max_solve_cells} cells); {board.width}x{board.height} is larger"
             )
 
     @app.get("/api/layouts", response_model=LayoutsResponse, tags=["boards"])
-    def layouts(
+    async def layouts(
         width: int = Query(4, ge=2, le=MAX_API_SIDE), height: int = Query(4, ge=2, le=MAX_API_SIDE)
     ) -> LayoutsResponse:
         """The goal layouts (classic, snake, spiral, ...) with their boards for a ``width`` × ``height`` board."""
-        return LayoutsResponse(width=width, height=height, layouts=layouts_for(width, height))
+        found = await lanes.quick(lambda: layouts_for(width, height))
+        return LayoutsResponse(width=width, height=height, layouts=found)
 
-    @app.post("/api/check", response_model=CheckResponse, tags=["boards"])
-    def check(request: BoardRequest) -> CheckResponse:
-        """Can the board reach the goal? With the inversion count and the reason in a sentence."""
+    def check_now(request: BoardRequest) -> CheckResponse:
         start, goal_board = board_from(request)
-        facts = explain(start, goal_board)
-        fields = facts.to_dict()
+        fields = explain(start, goal_board).to_dict()
         return CheckResponse(explanation=fields.pop("sentence"), goal=list(goal_board.tiles), **fields)
 
-    @app.post("/api/generate", response_model=GenerateResponse, tags=["boards"])
-    def generate(request: GenerateRequest) -> GenerateResponse:
-        """A new start position, always solvable for the goal. Without a seed the server draws one and
-        returns it, so any board can be reproduced."""
+    @app.post("/api/check", response_model=CheckResponse, tags=["boards"])
+    async def check(request: BoardRequest) -> CheckResponse:
+        """Can the board reach the goal? With the inversion count and the reason in a sentence."""
+        return await lanes.quick(lambda: check_now(request))
+
+    def generate_now(request: GenerateRequest) -> GenerateResponse:
         if isinstance(request.goal, str):  # the layout's own labels (blank-at uses 1..N without one)
             goal_board = goal(request.goal, request.width, request.height, request.blank)
         else:
@@ -384,6 +545,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             blank=start.blank,
             seed=seed,
         )
+
+    @app.post("/api/generate", response_model=GenerateResponse, tags=["boards"])
+    async def generate(request: GenerateRequest) -> GenerateResponse:
+        """A new start position, always solvable for the goal. Without a seed the server draws one and
+        returns it, so any board can be reproduced."""
+        return await lanes.quick(lambda: generate_now(request))
 
     @app.post("/api/solve", response_model=SolveResponse, tags=["solving"])
     async def solve(request: SolveRequest) -> dict[str, Any]:
@@ -416,24 +583,75 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         the best solution found. ``direction`` is where the tile travels."""
         start, goal_board = board_from(request)
         if start == goal_board:
-            return HintResponse(move=None, direction=None, remaining=0, optimal=True)
+            return HintResponse(move=None, direction=None, remaining=0, optimal=True, lower_bound=0)
         check_solve_size(start)
+        budget = min(request.max_seconds or settings.hint_seconds, settings.hint_seconds)
+        bound = manhattan_bound(start, goal_board)
         known = paths.moves_left(start, goal_board)
-        if known is None:
-            budget = min(request.max_seconds or settings.hint_seconds, settings.hint_seconds)
-            solution = await lanes.run(
-                lane_for(start),
-                lambda: solve_within(start, goal_board, budget, max_memory_mb=settings.max_memory_mb),
-                budget,
-            )
-            paths.put(solution)
-            known = solution.moves, solution.optimal
-        moves, optimal = known
+        if known is not None:
+            moves, optimal = known
+            lower = len(moves) if optimal else bound
+        else:
+            try:
+                solution = await lanes.run(
+                    lane_for(start),
+                    lambda: solve_within(start, goal_board, budget, max_memory_mb=settings.max_memory_mb),
+                    budget,
+                )
+            except TableError as exc:  # a damaged table must not cost the player a hint
+                _log.error("hint: table problem, answering from the constructive solver: %s", exc)
+                solution = None
+            if solution is not None and usable_first_move(start, solution.moves):
+                paths.put(solution)
+                moves, optimal = solution.moves, solution.optimal
+                lower = max(bound, solution.lower_bound or 0, len(moves) if optimal else 0)
+            else:
+                if solution is not None:  # never the client's fault: a solver bug or a damaged table
+                    _log.error(
+                        "hint: the solver's answer does not start at %s; using the constructive one", start
+                    )
+                fallback = await lanes.run(
+                    lane_for(start),
+                    lambda: solve_within(start, goal_board, budget, algorithm="constructive"),
+                    budget,
+                )
+                moves, optimal, lower = fallback.moves, False, bound
+        if not usable_first_move(start, moves):
+            raise RuntimeError(f"no usable hint for {start!r}")  # answered as a logged 500
         return HintResponse(
             move=moves[0],
             direction=start.direction_of(moves[0]),  # type: ignore[arg-type]
             remaining=len(moves),
             optimal=optimal,
+            lower_bound=lower,
+        )
+
+    @app.api_route(
+        "/api/{rest:path}",
+        methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        include_in_schema=False,
+    )
+    async def no_such_api(request: Request, rest: str) -> JSONResponse:
+        """Anything under /api that no route above takes: a JSON 404 or 405, never the static files."""
+        path = request.url.path
+        allowed = sorted(
+            method
+            for route in app.router.routes
+            if isinstance(route, APIRoute) and route.path == path and route.endpoint is not no_such_api
+            for method in route.methods
+        )
+        if allowed:
+            return JSONResponse(
+                {
+                    "detail": f"{path} takes {', '.join(allowed)}, not {request.method}",
+                    "kind": "MethodNotAllowed",
+                },
+                status_code=405,
+                headers={"Allow": ", ".join(allowed)},
+            )
+        return JSONResponse(
+            {"detail": f"there is no API endpoint {excerpt(path)}; see /docs", "kind": "NotFound"},
+            status_code=404,
         )
 
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="static")

@@ -8,7 +8,7 @@ by :class:`~npuzzle.board.Board` so the messages are the library's.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,14 +18,20 @@ MAX_API_CELLS = MAX_API_SIDE * MAX_API_SIDE
 #: Longest random walk ``/api/generate`` performs (cells × 100 on a 10×10 board).
 MAX_WALK_MOVES = 10_000
 
-Goal = str | list[int]
+#: Longest goal layout name (``"random:18446744073709551615"`` is 27 characters).
+MAX_GOAL_NAME = 64
+
+Goal = Annotated[str, Field(min_length=1, max_length=MAX_GOAL_NAME)] | list[int]
 
 
 class BoardRequest(BaseModel):
-    """A position: the tiles, the board's size, the goal and the blank's label."""
+    """A position: the tiles, the board's size, the goal and the blank's label.
+
+    Strict types: a label or a size is a JSON integer (``false``, ``1.0`` and ``"1"`` are refused)."""
 
     model_config = ConfigDict(
         extra="forbid",
+        strict=True,
         json_schema_extra={
             "examples": [{"board": [1, 2, 3, 4, 5, 6, 7, 0, 8], "width": 3, "height": 3, "goal": "classic"}]
         },
@@ -106,6 +112,7 @@ class GenerateRequest(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        strict=True,
         json_schema_extra={"examples": [{"width": 4, "height": 4, "goal": "classic", "method": "shuffle"}]},
     )
 
@@ -141,6 +148,11 @@ class SolveResponse(BaseModel):
     algorithm: str
     heuristic: str | None
     metric: str
+    lower_bound: int | None = Field(default=None, description="A proven lower bound on the optimal length.")
+    suboptimality: float | None = Field(
+        default=None, description="A proven factor w: length <= w × optimal (1 when optimal)."
+    )
+    notes: list[str] = Field(default_factory=list, description="What else happened, in words.")
     stats: dict[str, Any]
 
 
@@ -154,6 +166,11 @@ class HintResponse(BaseModel):
     direction: Literal["U", "D", "L", "R"] | None
     remaining: int = Field(description="Moves left on the solution the hint comes from, this one included.")
     optimal: bool = Field(description="True when that solution is a shortest one.")
+    lower_bound: int | None = Field(
+        default=None,
+        description="A proven lower bound on the moves left (equal to `remaining` when optimal): "
+        "the optimum lies between `lower_bound` and `remaining`.",
+    )
 
 
 class Layout(BaseModel):
