@@ -81,7 +81,10 @@ def _step(values: np.ndarray, where: np.ndarray, blank_home: int, cell: int, out
 
 @njit
 def _is_target(cell: int, targets: np.ndarray, n_targets: int) -> bool:
-    return any(targets[i] == cell for i in range(n_targets))
+    for i in range(n_targets):  # noqa: SIM110 - numba compiles no generators
+        if targets[i] == cell:
+            return True
+    return False
 
 
 @njit
