@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import io
+import itertools
+import json
+import time
+import tracemalloc
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from npuzzle.batch import parse_jobs, parse_line, run_job, solve_file
+from npuzzle.batch import InputLine, parse_jobs, parse_line, read_lines, run_batch, run_job, solve_file
+from npuzzle.batch.jobs import SolveJob
 from npuzzle.board import Board
+from npuzzle.cli import main
 from npuzzle.goals import classic
 
 FILE = """# a comment line
@@ -68,3 +76,119 @@ def test_solve_file_with_size_and_goal(tmp_path: Path) -> None:
     results = list(solve_file(path, size="5x2", goal="blank-first", jobs=1))
     assert results[0]["length"] == 0
     assert "error" in results[1] or results[1]["length"] > 0
+
+
+# -- streaming, bad lines, order (issue 10 item 3) -------------------------------------------------------
+
+
+def test_read_lines_skips_an_overlong_line_in_bounded_memory() -> None:
+    huge = b"1 2 3 " + b"7 " * 2_500_000  # 5 MB on one line
+    stream = io.BytesIO(b"1 2 3 0\n" + huge + b"\n2 1 3 0\n")
+    tracemalloc.start()
+    try:
+        lines = list(read_lines(stream, max_bytes=4096))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [line.number for line in lines] == [1, 2, 3]
+    assert lines[0].text == "1 2 3 0" and lines[2].text == "2 1 3 0"
+    assert lines[1].error is not None and "longer than 4,096 bytes" in lines[1].error
+    assert len(lines[1].error) < 200 and len(lines[1].text) <= 80
+    assert peak < 1_000_000  # the 5 MB line was never held
+
+
+def test_read_lines_handles_crlf_no_final_newline_and_bad_utf8() -> None:
+    lines = list(read_lines(io.BytesIO(b"1 2 3 0\r\n\xff\xfe 1\n2 1 3 0")))
+    assert [line.text for line in lines] == ["1 2 3 0", "\ufffd\ufffd 1", "2 1 3 0"]
+
+
+BAD_LINES = [
+    '{"tiles":[1,2,3,0],"width":"ab","height":100000000}',
+    '{"tiles":[1,2,3,0],"width":2.5,"height":2}',
+    '{"tiles":[1,2,3,0],"blank":"x"}',
+    "[" * 100_000 + "]" * 100_000,
+    "1 2 3 " + "9" * 5000,
+    "4x0:1,2",
+]
+
+
+def test_bad_json_lines_become_error_jobs_and_the_rest_go_on() -> None:
+    jobs = list(parse_jobs(["1 2 3 0", *BAD_LINES, "2 1 0 3"]))
+    assert [j.line for j in jobs] == list(range(1, len(BAD_LINES) + 3))
+    assert jobs[0].tiles == (1, 2, 3, 0) and jobs[-1].tiles == (2, 1, 0, 3)
+    for job in jobs[1:-1]:
+        assert job.tiles is None and job.error
+        assert len(job.error) <= 300 and len(job.text) <= 80, job.error
+
+
+def _lines_forever() -> Iterator[InputLine]:
+    for number in itertools.count(1):
+        yield InputLine(number, "1 2 0 3" if number % 2 else "not a board")
+
+
+@pytest.mark.parametrize("mode", ["inline", "threads"])
+def test_results_start_before_the_input_ends(mode: str) -> None:
+    """An endless input still gives results: nothing reads the whole input before solving."""
+    jobs = parse_jobs(_lines_forever(), size=(2, 2))
+    if mode == "threads":
+        with ThreadPoolExecutor(2) as ex:
+            first = list(itertools.islice(run_batch(jobs, executor=ex, window=4), 5))
+    else:
+        first = list(itertools.islice(run_batch(jobs, n_jobs=1), 5))
+    assert [job.line for job, _ in first] == [1, 2, 3, 4, 5]
+    assert first[0][1]["length"] == 1 and "error" in first[1][1]
+
+
+def _slow_then_fast(job: SolveJob) -> dict[str, object]:
+    time.sleep(0.2 if job.index == 0 else 0.0)
+    return {"index": job.index, "line": job.line}
+
+
+def test_run_batch_keeps_order_or_yields_as_finished() -> None:
+    lines = [InputLine(n, "1 2 0 3") for n in range(1, 7)]
+    with ThreadPoolExecutor(3) as ex:
+        ordered = [r["index"] for _, r in run_batch(parse_jobs(lines), executor=ex, runner=_slow_then_fast)]
+        finished = [r["index"] for _, r in run_batch(parse_jobs(lines), executor=ex, runner=_slow_then_fast,
+                                                     ordered=False)]  # fmt: skip
+    assert ordered == [0, 1, 2, 3, 4, 5]
+    assert sorted(finished) == [0, 1, 2, 3, 4, 5] and finished[0] != 0  # the slow first job came later
+
+
+def test_cli_batch_reports_bad_lines_by_number_and_keeps_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = "1 " * 1_000_000  # 2 MB on one line: above the line cap, must not be echoed
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(["1 2 3 4 5 6 7 0 8", *BAD_LINES, huge, "1 2 3 4 5 6 0 7 8"]) + "\n")
+    code = main(["solve", "--input", str(path), "--jobs", "1"])
+    out, err = capsys.readouterr()
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 2
+    assert [r["line"] for r in records] == list(range(1, len(BAD_LINES) + 4))
+    assert records[0]["length"] == 1 and records[-1]["length"] == 2
+    assert all("error" in r for r in records[1:-1])
+    assert "line 2:" in err and f"line {len(BAD_LINES) + 2}:" in err
+    assert "longer than" in err
+    assert len(out) + len(err) < 10_000  # no line echoed in full
+    assert all(len(line) < 500 for line in err.splitlines())
+
+
+def test_cli_batch_says_which_goal_fits_when_every_board_is_unsolvable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "blank_first_boards.txt"
+    path.write_text("0 1 2 3\n1 0 2 3\n2 1 0 3\n")  # 2x2 boards of the blank-first class
+    code = main(["solve", "--input", str(path), "--jobs", "1"])
+    _, err = capsys.readouterr()
+    assert code == 1
+    assert "--goal blank-first" in err
+    code = main(["solve", "--input", str(path), "--jobs", "1", "--goal", "blank-first"])
+    _, err = capsys.readouterr()
+    assert code == 0 and "unsolvable" not in err
+
+
+def test_cli_batch_no_hint_when_some_board_is_solvable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "mixed.txt"
+    path.write_text("0 1 2 3\n1 2 0 3\n")
+    assert main(["solve", "--input", str(path), "--jobs", "1"]) == 1
+    assert "--goal" not in capsys.readouterr().err
