@@ -9,12 +9,13 @@ rectangle to peel, which end of the line to start from, how strongly the blank's
 tiles towards home, ``lam``), keeping the one that leaves the least work (moves spent plus an estimate of
 the moves the remaining tiles will need).
 
-Both return a :class:`~npuzzle.solution.Solution` with ``optimal`` False (True only for a board already at
-its goal) and ``lower_bound`` the Manhattan distance (an admissible bound, cheap at any size).
+Both return a :class:`~npuzzle.solution.Solution` with ``lower_bound`` the Manhattan distance (an
+admissible bound, cheap at any size; single-tile metric only) and ``optimal`` True only when the length
+meets that bound.
 
 >>> from npuzzle.goals import classic
 >>> from npuzzle.generate import shuffle
->>> board = shuffle(12, 12, seed=1)
+>>> board = shuffle(classic(12, 12), seed=1)
 >>> s = quick_solution(board, classic(12, 12))
 >>> s.replay() == classic(12, 12), s.length > s.lower_bound
 (True, True)
@@ -309,25 +310,19 @@ def _solution(
         )
     bound = manhattan(values, board.width, blank_home) if metric == "single" else None
     stats = SearchStats(seconds=time.perf_counter() - t0, iterations=iterations)
-    optimal = len(moves) == 0
-    return _make(board, goal_board, moves, optimal, algorithm, stats, metric, bound)
-
-
-def _make(
-    board: Board,
-    goal_board: Board,
-    moves: tuple[int, ...],
-    optimal: bool,
-    algorithm: str,
-    stats: SearchStats,
-    metric: str,
-    bound: int | None,
-) -> Solution:
-    """A Solution with ``lower_bound`` when this version of :class:`Solution` has that field."""
-    try:
-        return Solution(board, goal_board, moves, optimal, algorithm, None, stats, metric, lower_bound=bound)  # type: ignore[call-arg]
-    except TypeError:
-        return Solution(board, goal_board, moves, optimal, algorithm, None, stats, metric)
+    optimal = len(moves) == (0 if bound is None else bound)  # proven: the length meets an admissible bound
+    return Solution(
+        board,
+        goal_board,
+        moves,
+        optimal,
+        algorithm,
+        None,
+        stats,
+        metric,
+        lower_bound=bound,
+        suboptimality=1.0 if optimal else None,
+    )
 
 
 def _prepare(board: Board, goal_board: Board, metric: str) -> list[int]:
@@ -344,7 +339,7 @@ def _prepare(board: Board, goal_board: Board, metric: str) -> list[int]:
 
 def quick_solution(board: Board, goal_board: Board, *, metric: str = "single") -> Solution:
     """Any solvable board (2×2 up to 256×256), in about a second or less on a 100×100 once the kernels are
-    compiled; ``optimal`` only for a board already at its goal; ``lower_bound`` the Manhattan distance.
+    compiled; ``optimal`` only when the length meets ``lower_bound``, the Manhattan distance.
     In the multi-tile metric, runs of single moves in one direction become one slide (the bound stays the
     single-tile Manhattan distance only in the single metric; in the multi metric it is not filled)."""
     t0 = time.perf_counter()
