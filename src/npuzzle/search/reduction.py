@@ -285,6 +285,13 @@ def best_line_cells(
     return pos.out[: pos.n_out].copy()
 
 
+def cancel_inverses(start_blank: int, cells: np.ndarray, n_cells: int) -> tuple[np.ndarray, int]:
+    """:func:`npuzzle._kernels.reduce.cancel_inverses` (compiled; imported when first needed)."""
+    from .._kernels.reduce import cancel_inverses as kernel
+
+    return kernel(start_blank, np.asarray(cells, dtype=np.int32), n_cells)  # type: ignore[no-any-return]
+
+
 def _solution(
     board: Board,
     goal_board: Board,
@@ -295,11 +302,11 @@ def _solution(
     t0: float,
     iterations: int,
 ) -> Solution:
-    from .._kernels.reduce import cancel_inverses, moved_labels
+    from .._kernels.reduce import moved_labels
 
     blank_home = goal_board.blank_cell
     start_blank = values.index(blank_home)
-    kept, n_kept = cancel_inverses(start_blank, np.asarray(cells, dtype=np.int32), len(cells))
+    kept, n_kept = cancel_inverses(start_blank, cells, len(cells))
     if metric == "multi":
         slides = to_slides(start_blank, kept[:n_kept].tolist())
         moves = labels_of(values, goal_board, slides, metric)
@@ -349,12 +356,20 @@ def quick_solution(board: Board, goal_board: Board, *, metric: str = "single") -
 
 
 def solve_reduction(board: Board, goal_board: Board, *, deadline: float, metric: str = "single") -> Solution:
-    """A shorter answer for a big board (:func:`best_line_cells`), returned by ``deadline`` (a
-    :func:`time.monotonic` value): once the deadline is near, the remaining lines take the first variant."""
+    """A shorter answer for a big board, returned by ``deadline`` (a :func:`time.monotonic` value): the
+    better of the quick answer and :func:`best_line_cells` (once the deadline is near, the remaining lines
+    take the first variant), so never longer than :func:`quick_solution`'s."""
     t0 = time.perf_counter()
     values = _prepare(board, goal_board, metric)
-    cells = best_line_cells(values, board.width, board.height, goal_board.blank_cell, deadline=deadline)
-    return _solution(board, goal_board, values, cells, metric, "reduction", t0, len(VARIANT_LAMS))
+    width, height, blank_home = board.width, board.height, goal_board.blank_cell
+    quick = reduce_cells(values, width, height, blank_home, lam=QUICK_LAM)
+    best = best_line_cells(values, width, height, blank_home, deadline=deadline)
+    start_blank = values.index(blank_home)
+    if len(cancel_inverses(start_blank, quick, len(quick))[0]) < len(
+        cancel_inverses(start_blank, best, len(best))[0]
+    ):
+        best = quick
+    return _solution(board, goal_board, values, best, metric, "reduction", t0, 1 + len(VARIANT_LAMS))
 
 
 __all__ = ["best_line_cells", "manhattan", "quick_solution", "reduce_cells", "solve_reduction"]
