@@ -442,6 +442,116 @@ def test_restart_this_deal_and_replay_a_finished_solve(page: Any) -> None:
     assert tiles_of(page) == start and moves(page) == 0 and page.is_hidden("#win")
 
 
+# -- picture mode, records ------------------------------------------------------------------------------------
+def test_picture_mode_and_reload_keeps_the_game(page: Any) -> None:
+    choose_size(page, 4, 3)
+    page.click('label[for="mode-picture"]')
+    page.wait_for_selector('[data-testid="board"].picture')
+    assert "url(" in page.eval_on_selector('[data-testid="board"]', "e => e.style.getPropertyValue('--pic')")
+    # the hole shows no piece of the picture until the puzzle is solved
+    hole = "e => getComputedStyle(e.querySelector('.face')).backgroundImage"
+    assert page.eval_on_selector('[data-tile="0"]', hole) == "none"
+    assert page.eval_on_selector('[data-tile="1"]', hole).startswith("url(")
+    play_some(page, 2)
+    kept = layout_of(page)
+    count = moves(page)
+    page.reload()
+    page.wait_for_selector('[data-testid="board"].picture [data-tile="1"]')
+    assert layout_of(page) == kept and moves(page) == count
+    assert size_of(page) == (4, 3)
+    assert page.is_checked("#mode-picture")
+
+
+def test_own_picture_from_disk(page: Any, tmp_path: Path) -> None:
+    from PIL import Image
+
+    picture = tmp_path / "mine.png"
+    Image.new("RGB", (300, 200), (200, 40, 40)).save(picture)
+    page.click('label[for="mode-picture"]')
+    page.set_input_files("#picture-file", str(picture))
+    page.wait_for_function(
+        "document.getElementById('announce').textContent.includes('Your picture')", timeout=10_000
+    )
+    css = page.eval_on_selector('[data-testid="board"]', "e => e.style.getPropertyValue('--pic')")
+    assert "data:image/jpeg" in css
+    page.check("#show-numbers")
+    assert "numbers" in (page.get_attribute('[data-testid="board"]', "class") or "")
+    page.reload()
+    page.wait_for_selector('[data-testid="board"].picture [data-tile="1"]')
+    assert "data:image/jpeg" in page.eval_on_selector(
+        '[data-testid="board"]', "e => e.style.getPropertyValue('--pic')"
+    )
+
+
+def test_new_game_layout_and_records_panel(page: Any) -> None:
+    page.select_option("#layout", "spiral")  # no move made yet: no question asked
+    page.wait_for_selector('[data-testid="board"]:not([aria-busy="true"])')
+    page.wait_for_function("document.getElementById('records-key').textContent.includes('Spiral')")
+    assert page.get_by_test_id("board").get_attribute("data-solved") == "false"
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_selector('[data-testid="board"]:not([aria-busy="true"])')
+    assert moves(page) == 0
+    with page.expect_download() as download:
+        page.click("#export")
+    assert download.value.suggested_filename == "npuzzle-records.csv"
+
+
+# -- the built-in picture ------------------------------------------------------------------------------------
+TILE_FEATURES = """async ([src, n]) => {
+  // each tile of an n x n cut: the mean colour of its four quarters (12 numbers, 0..255)
+  const img = new Image();
+  img.src = src;
+  await img.decode();
+  const side = 16 * n, canvas = document.createElement('canvas');
+  canvas.width = canvas.height = side;
+  const g = canvas.getContext('2d');
+  g.drawImage(img, 0, 0, side, side);
+  const px = g.getImageData(0, 0, side, side).data;
+  const out = [];
+  for (let tr = 0; tr < n; tr++) for (let tc = 0; tc < n; tc++) {
+    const f = [];
+    for (let qr = 0; qr < 2; qr++) for (let qc = 0; qc < 2; qc++) {
+      const sum = [0, 0, 0];
+      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) {
+        const i = ((tr * 16 + qr * 8 + y) * side + tc * 16 + qc * 8 + x) * 4;
+        for (let k = 0; k < 3; k++) sum[k] += px[i + k];
+      }
+      f.push(...sum.map(v => v / 64));
+    }
+    out.push(f);
+  }
+  return out;
+}"""
+
+
+def test_built_in_picture_tiles_stay_distinguishable_at_16x16(page: Any) -> None:
+    """No two of the 256 pieces look alike: their quarter colours differ by at least 6 levels (RMS).
+
+    The previous picture (a smooth sunset) had 1,040 pairs of identical pieces at 16x16 and 74 at 8x8."""
+    features = page.evaluate(TILE_FEATURES, ["picture.svg", 16])
+    assert len(features) == 256
+    closest = min(
+        (sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) / 4) ** 0.5
+        for i, a in enumerate(features)
+        for b in features[i + 1 :]
+    )
+    assert closest >= 6, f"two pieces differ by only {closest:.1f} colour levels"
+
+
+def test_little_numbers_on_the_picture_by_default_from_6x6(page: Any) -> None:
+    page.click('label[for="mode-picture"]')
+    page.wait_for_selector('[data-testid="board"].picture')
+    choose_size(page, 5, 5)
+    assert not page.is_checked("#show-numbers")
+    assert "numbers" not in (page.get_attribute('[data-testid="board"]', "class") or "").split()
+    choose_size(page, 6, 6)
+    assert page.is_checked("#show-numbers")
+    assert "numbers" in (page.get_attribute('[data-testid="board"]', "class") or "").split()
+    page.uncheck("#show-numbers")  # the player's choice then holds at every size
+    choose_size(page, 8, 8)
+    assert not page.is_checked("#show-numbers")
+
+
 # -- accessibility ---------------------------------------------------------------------------------------------
 def test_own_image_control_shows_a_focus_ring_when_tabbed_to(page: Any) -> None:
     page.click('label[for="mode-picture"]')

@@ -415,8 +415,7 @@ function win(how = "") {
   stopClock();
   state.solved = true;
   const moves = moveCount();
-  const time = state.elapsed < 60_000 ? `${formatTime(state.elapsed)} s` : formatTime(state.elapsed);
-  let detail = `${moves} moves in ${time}`;
+  let detail = `${plural(moves, "move")} in ${timeWords(state.elapsed)}`;
   if (state.assisted) {
     detail += " · with help, so not recorded";
   } else {
@@ -781,6 +780,14 @@ function difficultyRequest(cells) {
   return { method: "shuffle" };
 }
 
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function timeWords(ms) {
+  return ms < 60_000 ? `${formatTime(ms)} s` : formatTime(ms);
+}
+
 function midGame() {
   return !state.solved && moveCount() > 0;
 }
@@ -790,7 +797,7 @@ function confirmNewDeal(change) {
   if (!midGame()) return Promise.resolve(true);
   el.confirmTitle.textContent = `${change}?`;
   el.confirmText.textContent =
-    `That ends this ${state.width}×${state.height} game (${moveCount()} moves, ${formatTime(elapsed())}). ` +
+    `That ends this ${state.width}×${state.height} game (${plural(moveCount(), "move")}, ${timeWords(elapsed())}). ` +
     "Undo brings it back.";
   el.confirm.returnValue = "";
   return new Promise((resolve) => {
