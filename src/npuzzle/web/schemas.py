@@ -21,7 +21,10 @@ MAX_WALK_MOVES = 10_000
 #: Longest goal layout name (``"random:18446744073709551615"`` is 27 characters).
 MAX_GOAL_NAME = 64
 
-Goal = Annotated[str, Field(min_length=1, max_length=MAX_GOAL_NAME)] | list[int]
+Goal = (
+    Annotated[str, Field(min_length=1, max_length=MAX_GOAL_NAME)]
+    | Annotated[list[int], Field(min_length=4, max_length=MAX_API_CELLS)]
+)
 
 
 class BoardRequest(BaseModel):
