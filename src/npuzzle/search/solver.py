@@ -109,8 +109,9 @@ def choose_algorithm(
     if heuristic is not None and heuristic not in HEURISTICS:
         raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {', '.join(HEURISTICS)}")
     metric_code(metric)
-    if weight is not None and not (weight >= 1 and math.isfinite(weight)):
-        raise ValueError(f"weight must be a finite number >= 1, got {weight!r}")
+    # <= 1e6: the kernels weigh f = den*g + num*h in int64 with num/den the weight as a fraction (den <= 1000)
+    if weight is not None and not (1 <= weight <= 1e6):  # nan fails both comparisons
+        raise ValueError(f"weight must be a number from 1 to 1,000,000 (greedy ignores g), got {weight!r}")
     n = board.n_cells
     if algorithm == "auto":
         if weight is not None:
