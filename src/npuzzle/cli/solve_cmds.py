@@ -387,7 +387,8 @@ def compare_command(
     max_memory_mb: MemoryOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the rows as a JSON list.")] = False,
 ) -> None:
-    """Run several algorithm x heuristic combinations on one board and print length, nodes and time."""
+    """Run several algorithm x heuristic combinations on one board and print length, nodes and time (each
+    kernel is loaded or compiled first on a one-move board: start-up is shown apart from search time)."""
     try:
         start = load_board(board, size, blank)
         goal_board = load_goal(goal, start)
@@ -401,21 +402,24 @@ def compare_command(
     if json_output:
         typer.echo(json.dumps([row.to_dict() for row in rows]))
         return
+    from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{start.width}x{start.height} board, {metric}-tile metric")
+    table = Table(title=f"{start.width}x{start.height} board, {metric}-tile metric", box=box.SIMPLE_HEAD)
     for column in (
         "algorithm",
         "heuristic",
         "length",
-        "optimal",
+        "proven",
         "expanded",
         "generated",
         "max open",
         "seconds",
+        "start-up",
     ):
-        table.add_column(column, justify="right" if column not in ("algorithm", "heuristic") else "left")
+        text = column in ("algorithm", "heuristic")
+        table.add_column(column, justify="left" if text else "right", no_wrap=True)
     for row in rows:
         if row.error:
             table.add_row(
@@ -427,6 +431,7 @@ def compare_command(
                 f"{row.generated:,}",
                 f"{row.max_open:,}",
                 f"{row.seconds:.3f}",
+                f"{row.startup_seconds:.3f}",
                 style="dim",
             )
         else:
@@ -434,13 +439,16 @@ def compare_command(
                 row.algorithm,
                 row.heuristic or "-",
                 str(row.length),
-                "yes" if row.optimal else "no",
+                "yes" if row.proven_optimal else "no",
                 f"{row.expanded:,}",
                 f"{row.generated:,}",
                 f"{row.max_open:,}",
                 f"{row.seconds:.3f}",
+                f"{row.startup_seconds:.3f}",
             )
-    Console().print(table)
+    console = Console()
+    # not a terminal (a file, a pipe): wide enough for every column, whatever COLUMNS says
+    (console if console.is_terminal else Console(width=max(console.width, 120))).print(table)
     for row in rows:
         if row.error:
             typer.echo(f"{row.algorithm}/{row.heuristic or '-'}: {row.error}")
