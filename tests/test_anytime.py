@@ -149,10 +149,12 @@ def test_near_solved_big_board_is_proven_optimal() -> None:
 
 
 def test_optimal_switch_insists_and_a_limit_stops_it() -> None:
-    _, start = _korf([88])[0]
+    start = generate(classic(4, 3), "shuffle", seed=3)[0]  # exact auto on 12 cells: bidirectional BFS
     with pytest.raises(SearchLimitExceeded) as info:
-        solve(start, "blank-first", optimal=True, heuristic=None, limits=Limits(max_seconds=0.2))
+        solve(start, optimal=True, limits=Limits(max_seconds=0.05))
     assert info.value.limit == "max_seconds"
+    anytime_answer = solve(start, limits=Limits(max_seconds=0.05))
+    assert anytime_answer.replay() == classic(4, 3) and anytime_answer.lower_bound is not None
     s = solve(Board.from_rows([[1, 2, 3], [4, 5, 6], [0, 7, 8]]), optimal=True)
     assert s.optimal and s.length == 2 and s.lower_bound == 2
 
