@@ -552,6 +552,24 @@ def test_little_numbers_on_the_picture_by_default_from_6x6(page: Any) -> None:
     assert not page.is_checked("#show-numbers")
 
 
+def test_replay_as_played_follows_the_moves_times(page: Any) -> None:
+    choose_size(page, 2, 2)
+    page.get_by_role("button", name="Solve").click()
+    page.wait_for_selector("#playback:not([hidden])", timeout=20_000)
+    page.select_option("#speed", "slow")  # 450 ms a move
+    page.wait_for_selector("#win:not([hidden])", timeout=20_000)
+    total = moves(page)
+    stamps = page.evaluate("JSON.parse(localStorage.getItem('npuzzle.game.v1')).stamps")
+    assert len(stamps) == total and stamps == sorted(stamps)
+    page.click("#win-replay")
+    page.select_option("#speed", "real")
+    started = time.monotonic()
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Replay done')", timeout=20_000)
+    took_ms = (time.monotonic() - started) * 1000
+    assert took_ms >= 0.8 * (stamps[-1] - stamps[0]) - 300, (took_ms, stamps)
+    assert moves(page) == total
+
+
 # -- accessibility ---------------------------------------------------------------------------------------------
 def test_own_image_control_shows_a_focus_ring_when_tabbed_to(page: Any) -> None:
     page.click('label[for="mode-picture"]')

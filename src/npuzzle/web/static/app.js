@@ -129,6 +129,7 @@ function freshState(width, height) {
     start: goal.slice(),
     tiles: goal.slice(),
     history: [],
+    stamps: [], // per action of the history: ms on the game's clock when it was made (for replays)
     redo: [],
     elapsed: 0,
     solved: true,
@@ -156,6 +157,7 @@ function revive(saved) {
   if (!saved || !Array.isArray(saved.tiles) || saved.tiles.length !== saved.width * saved.height) return null;
   const out = { ...freshState(saved.width, saved.height), ...saved };
   if (!Array.isArray(out.start) || out.start.length !== out.tiles.length) out.start = startOf(out);
+  if (!Array.isArray(out.stamps) || out.stamps.length !== out.history.length) out.stamps = out.history.map(() => 0);
   out.previous = saved.previous ? revive({ ...saved.previous, previous: null }) : null;
   return out;
 }
@@ -184,7 +186,14 @@ function saveSoon() {
 
 /** A copy of the game as it is now, to keep one Undo away. */
 function snapshot() {
-  return { ...state, elapsed: elapsed(), previous: null, history: state.history.slice(), redo: state.redo.slice() };
+  return {
+    ...state,
+    elapsed: elapsed(),
+    previous: null,
+    history: state.history.slice(),
+    stamps: state.stamps.slice(),
+    redo: state.redo.slice(),
+  };
 }
 
 // -- server -----------------------------------------------------------------------------------------------
@@ -395,6 +404,7 @@ function commit(moves) {
   for (const m of moves) tiles = applyMove(tiles, state.width, m);
   state.tiles = tiles;
   state.history.push(moves);
+  state.stamps.push(Math.round(elapsed()));
   version += 1;
   startClock();
 }
@@ -452,6 +462,7 @@ function undo() {
     return;
   }
   const action = state.history.pop();
+  state.stamps.pop();
   let tiles = state.tiles;
   for (const m of [...action].reverse()) tiles = applyMove(tiles, state.width, m);
   state.tiles = tiles;
@@ -630,10 +641,11 @@ async function solve() {
  * finished game again from its start and leaves the history as it was. Pausable; the pace follows the
  * speed select and, at "normal", the length.
  */
-function startPlayback(kind, moves, quality) {
+function startPlayback(kind, moves, quality, times = null) {
   stopPlayback();
   clearHint();
-  const run = { kind, moves, quality, index: 0, paused: false, timer: null, due: 1, last: performance.now() };
+  const now = performance.now();
+  const run = { kind, moves, quality, times, clock: times?.[0] ?? 0, index: 0, paused: false, timer: null, due: 1, last: now };
   if (kind === "replay") {
     run.finalTiles = state.tiles;
     state.tiles = state.start.slice();
@@ -652,11 +664,21 @@ function startPlayback(kind, moves, quality) {
   run.timer = setTimeout(tick, 0);
 }
 
+/** True when a replay follows the times the moves were made at ("As played"). */
+function asPlayed() {
+  return state.speed === "real" && playback?.times != null;
+}
+
 function pace() {
   return (PACES[state.speed] ?? PACES.normal)(Math.max(1, playback.moves.length));
 }
 
 function setPace() {
+  if (asPlayed()) {
+    playback.clock = playback.times[Math.max(0, playback.index - 1)];
+    el.board.style.setProperty("--speed", "80ms");
+    return;
+  }
   const ms = pace();
   el.board.style.setProperty("--speed", ms < 12 ? "0ms" : `${Math.round(Math.min(130, ms * 0.8))}ms`);
 }
@@ -665,10 +687,16 @@ function tick() {
   const run = playback;
   if (!run || run.paused) return;
   const now = performance.now();
-  run.due += (now - run.last) / pace();
+  let n = 0;
+  if (asPlayed()) {
+    run.clock += now - run.last;
+    while (run.index + n < run.moves.length && run.times[run.index + n] <= run.clock) n += 1;
+  } else {
+    run.due += (now - run.last) / pace();
+    n = Math.min(Math.floor(run.due), run.moves.length - run.index);
+    run.due -= n;
+  }
   run.last = now;
-  let n = Math.min(Math.floor(run.due), run.moves.length - run.index);
-  run.due -= n;
   for (; n > 0; n -= 1) {
     const label = run.moves[run.index];
     try {
@@ -693,7 +721,7 @@ function tick() {
     return;
   }
   saveSoon();
-  run.timer = setTimeout(tick, Math.max(4, Math.min(pace(), 250) - 1));
+  run.timer = setTimeout(tick, asPlayed() ? 16 : Math.max(4, Math.min(pace(), 250) - 1));
 }
 
 function progressText() {
@@ -770,7 +798,8 @@ function finishPlayback() {
 function replay() {
   const moves = state.history.flat();
   if (moves.length === 0) return;
-  startPlayback("replay", moves, "");
+  const times = state.history.flatMap((action, i) => action.map(() => state.stamps[i] ?? 0));
+  startPlayback("replay", moves, "", times);
 }
 
 // -- new games, deals and settings ------------------------------------------------------------------------
