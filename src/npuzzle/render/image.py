@@ -41,6 +41,7 @@ BOARD_PIXELS = 400  # default side of a numbered board's tray area, whatever its
 MIN_TILE = 24  # pixels: smaller numbered tiles stop being legible
 MAX_TILE = 128  # pixels: bigger numbered tiles only waste space
 MAX_PICTURE_SIDE = 1200  # pixels: a picture board is scaled down to fit this, never up
+MAX_IMAGE_PIXELS = 1 << 26  # 67 Mpx (~200 MB as RGB): a 256x256 board at the smallest tiles is 38 Mpx
 PNG_COMPRESS_LEVEL = (
     3  # zlib level: about 3× faster than Pillow's default 6 on pictures, files a few % larger
 )
@@ -197,6 +198,14 @@ class Layout:
     gap: int  # pixels between neighbouring tiles
     margin: int  # pixels of frame around the tray
     caption_h: int = 0  # pixels of the caption strip below the frame, 0 for none
+
+    def __post_init__(self) -> None:
+        w, h = self.size
+        if w * h > MAX_IMAGE_PIXELS:  # refused before any pixel is allocated (--tile-size 100000)
+            raise PictureError(
+                f"a {self.width}x{self.height} board with {self.tile_w}x{self.tile_h}-pixel tiles would be a "
+                f"{w:,}x{h:,}-pixel image, above the {MAX_IMAGE_PIXELS:,}-pixel limit: use a smaller --tile-size"
+            )
 
     @property
     def board_size(self) -> tuple[int, int]:
