@@ -387,6 +387,19 @@ def test_share_link_reloads_the_same_deal(open_page: Callable[..., Any]) -> None
     assert other.input_value("#game-id") == deal
 
 
+def test_a_link_with_a_goal_outside_the_menu_plays_that_goal(open_page: Callable[..., Any], base_url: str) -> None:
+    import httpx
+
+    dealt = httpx.post(
+        f"{base_url}api/generate", json={"width": 4, "height": 2, "goal": "random:7", "seed": 3}
+    ).json()
+    deal = f"4x2:{','.join(map(str, dealt['board']))}&goal=random:7"
+    page = open_page(hash=deal)
+    assert size_of(page) == (4, 2) and tiles_of(page) == dealt["board"]
+    assert page.input_value("#layout") == "random:7"
+    assert "seed 7" in page.inner_text("#layout option:checked")
+
+
 def test_a_bad_or_unsolvable_game_id_is_refused_plainly(page: Any) -> None:
     kept = tiles_of(page)
     page.fill("#game-id", "3x3:1,2,3,4,5,6,8,7,0")  # one swap: unsolvable for the classic goal

@@ -338,8 +338,16 @@ function drawPreview() {
   );
 }
 
+function layoutName(name) {
+  if (LAYOUT_NAMES[name]) return LAYOUT_NAMES[name];
+  const [kind, arg] = name.split(":");
+  if (kind === "random") return `Scrambled goal (seed ${arg})`;
+  if (kind === "blank-at") return `Missing piece (cell ${arg})`;
+  return name;
+}
+
 function layoutTitle(name) {
-  return LAYOUT_NAMES[name]?.split(" (")[0] ?? name;
+  return layoutName(name).split(" (")[0];
 }
 
 /** The deal's id in the panel and the address bar: a link to it restarts the same deal. */
@@ -998,11 +1006,14 @@ async function loadLayouts() {
     layouts = [{ name: "classic", board: classicGoal(width, height) }];
   }
   const wanted = state.layout;
+  if (!layouts.some((l) => l.name === wanted) && state.goal.length === width * height) {
+    layouts.push({ name: wanted, board: state.goal }); // a linked deal's own goal, e.g. random:7
+  }
   el.layout.replaceChildren(
     ...layouts.map((l) => {
       const option = document.createElement("option");
       option.value = l.name;
-      option.textContent = LAYOUT_NAMES[l.name] ?? l.name;
+      option.textContent = layoutName(l.name);
       return option;
     }),
   );
