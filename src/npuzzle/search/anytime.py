@@ -518,17 +518,20 @@ def prepare_tables(board: Board, goal_board: Board, progress: ProgressFn | None 
     if not (BFS_CELLS < board.n_cells <= EXACT_CELLS):
         return None
     try:
-        from .pdb_backend import choose_partition, load_partition, partition_present
+        from .pdb_backend import choose_partition, load_partition, partition_present, solve_canonical
     except ImportError:
         return None
     partition = choose_partition(board.width, board.height, goal_board.blank_cell)
     if partition_present(partition):
         return None
     t = time.monotonic()
-    load_partition(partition, build=True, progress=progress)
+    tables = load_partition(partition, build=True, progress=progress)
+    # compile (or load) the search kernel that reads them now, not in the next solve's budget
+    ladder = _Ladder(board, goal_board, 1.0, "single", NO_LIMITS, None, None)
+    solve_canonical(ladder.one_move_state(), tables, reflect=partition.reflectable())
     return (
-        f"built the {board.width}x{board.height} {partition.label} pattern tables in "
-        f"{time.monotonic() - t:.1f} s (first run only; later solves use them)"
+        f"built the {board.width}x{board.height} {partition.label} pattern tables and loaded their search "
+        f"kernel in {time.monotonic() - t:.1f} s (first run only; later solves use them)"
     )
 
 
