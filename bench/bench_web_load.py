@@ -103,9 +103,7 @@ async def flood(base: str, hard: int, checks: int, concurrency: int) -> tuple[li
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as client:
         began = time.perf_counter()
         solves = [
-            asyncio.create_task(
-                timed(client, "solve", "/api/solve", json={"board": tiles, "max_seconds": 5})
-            )
+            asyncio.create_task(timed(client, "solve", "/api/solve", json={"board": tiles, "max_seconds": 5}))
             for tiles in korf_hardest(hard)
         ]
         await asyncio.sleep(0.2)  # the solves hold every slot before the checks start
@@ -120,13 +118,40 @@ async def flood(base: str, hard: int, checks: int, concurrency: int) -> tuple[li
         return list(results), time.perf_counter() - began
 
 
-async def big_body(base: str, megabytes: int) -> tuple[Result, list[Result]]:
+async def post_raw(port: int, body: bytes) -> Result:
+    """POST ``body`` to /api/check on a raw connection, reading the answer even when the server answers
+    (and closes) before the body is sent: an HTTP client library would only report the broken pipe."""
+    began = time.perf_counter()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    head = (
+        "POST /api/check HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    answer = asyncio.create_task(asyncio.wait_for(reader.readline(), 120))  # read while sending
+    try:
+        writer.write(head.encode())
+        await asyncio.wait([answer], timeout=0.5)  # a server that refuses on the declared size does it now
+        for i in range(0, len(body), 1 << 20):
+            if answer.done():
+                break  # answered before the whole body went: nothing more to send
+            writer.write(body[i : i + (1 << 20)])
+            await writer.drain()
+    except (ConnectionError, OSError):
+        pass  # the server stopped reading
+    try:
+        status_line = await answer
+        status = int(status_line.split()[1]) if status_line else 0
+    except (ConnectionError, OSError, IndexError, ValueError, TimeoutError):
+        status = 0
+    writer.close()
+    return Result("big", status, time.perf_counter() - began)
+
+
+async def big_body(base: str, port: int, megabytes: int) -> tuple[Result, list[Result]]:
     # a valid JSON list of small ints: the parser has to build every element
     body = b'{"board": [' + b"1," * (megabytes * 2**20 // 2) + b'0], "width": 2}'
     async with httpx.AsyncClient(base_url=base, timeout=120) as client:
-        task = asyncio.create_task(
-            timed(client, "big", "/api/check", content=body, headers={"content-type": "application/json"})
-        )
+        task = asyncio.create_task(post_raw(port, body))
         probes = []
         while not task.done():
             probes.append(await timed(client, "probe", "/api/check", json=CHECK_BOARD))
@@ -160,7 +185,7 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def wait_ready(base: str, seconds: float = 300) -> None:
+def wait_ready(base: str, seconds: float = 900) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -169,7 +194,13 @@ def wait_ready(base: str, seconds: float = 300) -> None:
             if r.status_code == 200:  # and load the 4×4 tables / compile their kernel once
                 near = [*range(1, 14), 14, 0, 15]
                 httpx.post(f"{base}/api/solve", json={"board": near}, timeout=seconds)
-                return
+                # a server with /api/status says when its start-up work (tables, kernels) is over
+                while time.monotonic() < deadline:
+                    status = httpx.get(f"{base}/api/status", timeout=seconds)
+                    if status.status_code != 200 or status.json().get("warm") is not False:
+                        return
+                    time.sleep(1)
+                raise SystemExit("the server's start-up work did not end in time")
         except httpx.TransportError:
             time.sleep(0.2)
     raise SystemExit("the server did not come up")
@@ -195,7 +226,7 @@ def main() -> None:
         before = memory_mb(server.pid)
         results, wall = asyncio.run(flood(base, args.hard, args.checks, args.concurrency))
         after_flood = memory_mb(server.pid)
-        big, probes = (None, []) if args.big_mb <= 0 else asyncio.run(big_body(base, args.big_mb))
+        big, probes = (None, []) if args.big_mb <= 0 else asyncio.run(big_body(base, port, args.big_mb))
         after_big = memory_mb(server.pid)
         held = slow_clients(port, args.slow, args.slow_seconds) if args.slow > 0 else None
         alive = server.poll() is None
@@ -213,9 +244,7 @@ def main() -> None:
     print()
     print("| phase | requests | statuses | p50 s | p99 s | max s | server RSS peak MB |")
     print("|---|---:|---|---:|---:|---:|---:|")
-    print(
-        f"| idle after warm-up | - | - | - | - | - | {before['VmHWM']:.0f} (now {before['VmRSS']:.0f}) |"
-    )
+    print(f"| idle after warm-up | - | - | - | - | - | {before['VmHWM']:.0f} (now {before['VmRSS']:.0f}) |")
     print(
         f"| flood: {args.checks} `/api/check`, {args.concurrency} at a time, during {args.hard} hard 4×4 "
         f"solves (wall {wall:.1f} s) | {args.checks} | {statuses([r for r in results if r.kind == 'check'])} "

@@ -7,6 +7,7 @@ limit tests put a scripted solver in its place, so they run either way.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -648,3 +649,17 @@ def test_solve_multi_metric_heuristics_by_name(client: TestClient, heuristic: st
         heuristic,
         "multi",
     )
+
+
+def test_status_says_when_the_start_up_work_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(create_app()) as c:
+        body = c.get("/api/status").json()
+        assert body["warm"] is None  # no start-up work without settings.warmup
+        assert body["lanes"]["heavy"] == {"slots": WebSettings().heavy_slots, "admitted": 0}
+    gate = threading.Event()
+    monkeypatch.setattr(web, "_warm_up", gate.wait)
+    with TestClient(create_app(WebSettings(warmup=True))) as c:
+        assert c.get("/api/status").json()["warm"] is False
+        gate.set()
+        c.app.state.warmup.result(timeout=5)  # type: ignore[attr-defined]
+        assert c.get("/api/status").json()["warm"] is True

@@ -3,7 +3,8 @@
 Routes::
 
     GET  /                 the game (static files from ``web/static``)
-    GET  /docs             OpenAPI documentation
+    GET  /docs, /redoc     OpenAPI documentation (local assets: they work offline)
+    GET  /api/status       whether the start-up work is done; how busy each lane is
     GET  /api/layouts      goal layouts with their boards for ?width=&height=
     POST /api/check        solvability with the reason
     POST /api/generate     a solvable start (shuffle / walk / tile-walk)
@@ -11,21 +12,32 @@ Routes::
     POST /api/hint         the next move of the best solution found in time (or of a recent one that
                            passes through this position: :class:`PathCache`)
 
-Errors, all in one place (:func:`_error_response`), all as ``{"detail": "<sentence>", "kind": "<class>"}``:
+Boards of 2 to 32 cells each way are checked and generated; 2 to 16 each way (256 cells) solved and hinted.
+
+Errors, all in one place (:func:`_error_response`), all as ``{"detail": "<sentence>", "kind": "<class>"}``;
+``detail`` quotes at most a short excerpt of the input:
 
 * 400: any :class:`~npuzzle.errors.PuzzleError` about the input (bad labels, wrong size, goal mismatch,
-  unsolvable, board too large for the API or the method) and ``ValueError`` from the library;
-* 422: the request does not match the schema (missing field, wrong type, out-of-range number), and
-  :class:`~npuzzle.errors.SearchLimitExceeded` (an algorithm named in the request found no solution within
-  the time cap: the input was fine but too hard for the budget; the body adds ``limit`` and ``stats``).
-  ``auto`` (and every hint) always answers a solvable board: its last resort is the constructive solver;
-* 503 with ``Retry-After``: every solve slot stayed busy for ``queue_seconds``.
+  unsolvable, board too large for the API or the method), ``ValueError`` from the library, and a body that
+  is not JSON (``MalformedJSON``);
+* 404 / 405: an ``/api`` path that does not exist, or exists for other methods (never the static files);
+* 408 / 413: a body that did not arrive within ``body_seconds``, or is larger than ``max_body_bytes``
+  (refused on its declared size before a byte is read: :mod:`npuzzle.web.guard`);
+* 422: the request does not match the schema (missing field, wrong type, out-of-range number; labels are
+  strict JSON integers), and :class:`~npuzzle.errors.SearchLimitExceeded` (an algorithm named in the
+  request found no solution within the time cap; the body adds ``limit`` and ``stats``). ``auto`` (and every
+  hint) always answers a solvable board: its last resort is the constructive solver;
+* 500: a bug, logged with its traceback, answered without one;
+* 503 with ``Retry-After``: a lane is full (``max_waiting`` queued) or its slots stayed busy for its queue
+  time, or a pattern-database table was found damaged (it is being rebuilt).
 
-Solving never runs on the event loop. Searches go to a thread pool (the numba kernels release the GIL) in two
+Nothing slow runs on the event loop. Searches go to a thread pool (the numba kernels release the GIL) in two
 lanes, each guarded by a semaphore: *light* boards (at most ``light_cells`` cells: 3×3 and smaller, solved in
 milliseconds) and *heavy* ones (everything else, each capped at ``max_seconds``). A request waits up to
 ``queue_seconds`` for a slot in its lane and then gets a 503; so a burst of hard 4×4 requests queues among
 themselves, and the 3×3 ones share only the CPU with them (the heavy lane leaves one core free by default).
+Check, generate and layouts run in a third, *quick* lane with its own small pool and a short queue. Bodies
+are capped at 64 KiB, so parsing one on the event loop costs a few milliseconds at most.
 """
 
 from __future__ import annotations
@@ -67,10 +79,12 @@ from .schemas import (
     GenerateResponse,
     HintRequest,
     HintResponse,
+    LaneLoad,
     Layout,
     LayoutsResponse,
     SolveRequest,
     SolveResponse,
+    StatusResponse,
 )
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -511,6 +525,19 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                 f"this server solves and hints boards of 2 to {side} cells each way (at most "
                 f"{settings.max_solve_cells} cells); {board.width}x{board.height} is larger"
             )
+
+    @app.get("/api/status", response_model=StatusResponse, tags=["server"])
+    async def status() -> StatusResponse:
+        """Whether the start-up work is done (``warm``) and how many requests each lane holds."""
+        slots = {"light": settings.light_slots, "heavy": settings.heavy_slots, "quick": settings.quick_slots}
+        warmup = app.state.warmup
+        return StatusResponse(
+            version=_version(),
+            warm=None if warmup is None else warmup.done(),
+            lanes={
+                lane: LaneLoad(slots=n, admitted=lanes.admitted.get(lane, 0)) for lane, n in slots.items()
+            },
+        )
 
     @app.get("/api/layouts", response_model=LayoutsResponse, tags=["boards"])
     async def layouts(

@@ -187,6 +187,22 @@ class LayoutsResponse(BaseModel):
     layouts: list[Layout]
 
 
+class LaneLoad(BaseModel):
+    slots: int = Field(description="Requests of this kind that run at once.")
+    admitted: int = Field(description="Requests running or queued now.")
+
+
+class StatusResponse(BaseModel):
+    """The server's state: whether its start-up work is done, and how busy each lane is."""
+
+    version: str
+    warm: bool | None = Field(
+        description="True once the start-up work (compiling the kernels, the 4×4 tables) is done; null when "
+        "the server does no such work (it happens on first use instead)."
+    )
+    lanes: dict[str, LaneLoad]
+
+
 class ErrorResponse(BaseModel):
     """Every 4xx/5xx answer: ``detail`` is one readable sentence; ``kind`` names the error class."""
 
@@ -207,8 +223,10 @@ __all__ = [
     "GenerateResponse",
     "HintRequest",
     "HintResponse",
+    "LaneLoad",
     "Layout",
     "LayoutsResponse",
     "SolveRequest",
     "SolveResponse",
+    "StatusResponse",
 ]
