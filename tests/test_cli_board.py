@@ -40,6 +40,11 @@ def test_check_exit_codes_and_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["check", "1 2 3 / 4 5 6 / 7 8 0", "--goal", "1 2 3 / 4 5 6 / 7 8 9"], "label 0 does not occur"),
         (["check", "1 2 3 / 4 5 6 / 7 8 0", "--goal", "1 2 3 / 4 5 6 / 7 9 0"], "different labels"),
         (["generate", "--size", "1x4"], "at least 2"),
+        (["generate", "--size", "0x0"], "at least 2"),
+        (["generate", "--size", "0x3"], "at least 2"),
+        (["generate", "--size", "3x0", "--goal", "spiral"], "at least 2"),
+        (["generate", "--size", "257x2"], "larger than the largest board side"),
+        (["check", '{"tiles": [1, 2, 3, 0], "width": "ab", "height": 100000000}'], "width must be an integer"),
         (["generate", "--method", "teleport"], "teleport"),
         (["generate", "--count", "0"], "--count"),
         (["show", "1 2"], "not a square"),
@@ -116,3 +121,13 @@ def test_help_imports_no_numba() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def test_option_help_says_each_thing_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--blank`` said its default twice; ``generate --size`` talked about reading a board's text."""
+    assert main(["generate", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.replace("│", " ").split())  # rich boxes wrapped lines
+    assert "(default 0)" not in text
+    assert "boards to make" in text and "the text has no rows" not in text
+    assert main(["check", "--help"]) == 0
+    assert "(default 0)" not in capsys.readouterr().out

@@ -23,6 +23,12 @@ from .common import (
     load_goal,
 )
 
+GenerateSizeOption = Annotated[
+    str,
+    typer.Option(
+        "--size", "-s", help="Size WxH (width x height) of the boards to make, e.g. 4x3, or 5 for 5x5; sides 2..256."
+    ),
+]
 FormatOption = Annotated[
     str, typer.Option("--format", "-f", help=f"Output style: {', '.join(BOARD_STYLES)} (rich grid if omitted).")
 ]
@@ -103,7 +109,7 @@ def check(
 
 
 def generate(
-    size: SizeOption = "4x4",
+    size: GenerateSizeOption = "4x4",
     goal: GoalOption = "classic",
     blank: BlankOption = 0,
     method: Annotated[str, typer.Option("--method", "-m", help="shuffle (uniform), walk or tile-walk.")] = "shuffle",

@@ -32,7 +32,7 @@ SizeOption = Annotated[
     str | None, typer.Option("--size", "-s", help="Board size WxH (width x height), e.g. 4x3. Needed only "
                               "when the tile count is not square and the text has no rows.")
 ]
-BlankOption = Annotated[int, typer.Option("--blank", "-b", help="Label of the empty cell (default 0).")]
+BlankOption = Annotated[int, typer.Option("--blank", "-b", help="Label of the empty cell.")]
 GoalOption = Annotated[
     str,
     typer.Option(
