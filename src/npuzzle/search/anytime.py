@@ -15,8 +15,9 @@ The ladder, for a board of ``n`` cells:
    (:func:`npuzzle.search.reduction.quick_solution`, the constructive method when it is absent): no table
    builds and no rarely-used kernel compiles before it.
 3. Improvement, while time is left: exact search where it can finish (IDA* with linear conflict or the
-   multi-tile tables; pattern databases on a 4×4 when their tables are on disk, or built first when the
-   budget allows it; bidirectional BFS up to 12 cells), then on bigger boards the bounded-suboptimal solver
+   multi-tile tables; pattern databases on a 4×4 when their tables are on disk (then before the quick
+   answer: they usually prove the optimum in well under a second), or built first when the budget allows
+   it; bidirectional BFS up to 12 cells), then on bigger boards the bounded-suboptimal solver
    (:mod:`npuzzle.search.bounded`) or the reduction solver (:func:`npuzzle.search.reduction.solve_reduction`),
    and weighted A* with falling weights where neither applies. Each step that fails still proves something:
    an IDA* threshold reached, or ``ceil(length / w)`` for an answer within ``w`` × optimal.
@@ -384,11 +385,8 @@ class _Ladder:
             return None
 
     def exact(self) -> None:
-        """Exact search on boards of up to 16 cells, keeping a reserve for weighted A* when it may fail."""
-        prepared = self.pdb_tables(build=False)
-        if prepared is not None:
-            self.exact_pdb(prepared, self.left())
-            return
+        """Exact search on boards of up to 16 cells (no pattern tables on disk: :meth:`run` tried those
+        first), keeping a reserve for weighted A* when it may fail."""
         build = self.build_seconds()
         if build is not None and build > 0 and self.left() > 2 * build:
             # time enough to build the tables first and still search with them
@@ -468,6 +466,14 @@ class _Ladder:
                     Solution(self.board, self.goal, (), True, "none", None, SearchStats(), self.metric),
                     exact=True,
                 )
+                return self.result()
+            if SMALL_CELLS < self.n <= EXACT_CELLS and (prepared := self.pdb_tables(build=False)) is not None:
+                # tables on disk: exact search first (usually well under a second), the quick answer and
+                # weighted A* only if it runs out of its share of the budget
+                self.exact_pdb(prepared, self.left() * (1 - WEIGHTED_RESERVE))
+                if not self.done():
+                    self.quick()
+                    self.weighted()
                 return self.result()
             self.quick()
             if not self.done() and self.left() > 0:
