@@ -1,19 +1,157 @@
-"""Bounded-suboptimal solving for mid-size boards (5×5 to about 8×8) (work in progress: not yet searching).
+"""Bounded-suboptimal solving for mid-size boards (5×5 to about 8×8): weighted IDA* at falling weights.
 
-``improving_solutions`` yields each strictly shorter solution it finds before a deadline.
+:func:`improving_solutions` runs weighted IDA* (:mod:`npuzzle._kernels.wida`, Manhattan distance + linear
+conflict) at the weights of ``WEIGHTS`` in turn, from 3 down to 1, each pruned by the best length so far
+(``g + h >= best`` cannot lead to a shorter answer). Every answer found at weight ``w`` is proven at most
+``w`` times the optimum, so each yielded :class:`~npuzzle.solution.Solution` carries ``suboptimality`` (the
+smaller of ``w`` and ``length / lower_bound``) and ``lower_bound`` (the heuristic of the start, ``ceil(length
+/ w)``, and the thresholds plain IDA* has exhausted, each raised to the parity every answer has). An
+iteration that exhausts every path shorter than the best proves the best optimal.
+
+Single-tile metric only (:func:`supports`); the multi-tile metric is left to the anytime ladder's other
+solvers.
+
+>>> import time
+>>> from npuzzle.goals import classic
+>>> from npuzzle.generate import walk
+>>> board = walk(classic(5, 5), 30, seed=2)
+>>> answers = list(improving_solutions(board, classic(5, 5), deadline=time.monotonic() + 30))
+>>> answers[-1].optimal, answers[-1].length <= 30
+(True, True)
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterator
 
+import numpy as np
+
 from ..board import Board
-from ..solution import Solution
+from ..errors import ProblemTooLargeError
+from ..solution import SearchStats, Solution
+
+MAX_CELLS = 64  # beyond 8×8 Manhattan + linear conflict is too weak for weighted IDA* to help
+# Weights (numerator, denominator), tried in this order; each answer is at most w times the optimum.
+WEIGHTS = ((3, 1), (2, 1), (8, 5), (7, 5), (13, 10), (6, 5), (23, 20), (11, 10), (21, 20), (1, 1))
+# Weighted A* first (fast at large weights), within ASTAR_MEMORY_MB; then weighted IDA* below the last weight
+# A* finished.
+ASTAR_WEIGHTS = ((3, 1), (2, 1), (8, 5), (7, 5), (5, 4))
+ASTAR_MEMORY_MB = 256
+SMOOTH_WINDOW = 24  # moves per stretch that smooth() re-solves optimally
+SMOOTH_NODES = 200_000  # IDA* node cap per stretch (a stretch that needs more is left as it is)
+NODE_CHUNK = 1 << 19  # nodes per kernel call between deadline checks (a few tens of milliseconds)
+ALGORITHM = "weighted-idastar"
+HEURISTIC = "linear-conflict"
 
 
 def supports(width: int, height: int, metric: str = "single") -> bool:
-    """Whether :func:`improving_solutions` can work on a ``width`` × ``height`` board in ``metric``."""
-    return False
+    """Whether :func:`improving_solutions` works on a ``width`` × ``height`` board in ``metric``: the
+    single-tile metric on boards of 4 to ``MAX_CELLS`` cells."""
+    return metric == "single" and width >= 2 and height >= 2 and width * height <= MAX_CELLS
+
+
+def _parity_up(bound: int, parity: int) -> int:
+    """The smallest number >= ``bound`` with the parity every answer's length has."""
+    return bound if bound % 2 == parity % 2 else bound + 1
+
+
+class _Search:
+    """The kernel's arrays for one board (see :mod:`npuzzle._kernels.wida`)."""
+
+    def __init__(self, values: list[int], width: int, height: int, blank_home: int, capacity: int) -> None:
+        from .._kernels.reduce import neighbour_table
+        from .._kernels.wida import N_REGS, init_lc
+
+        n = width * height
+        self.start = np.asarray(values, dtype=np.int32)
+        self.width, self.height, self.blank_home = width, height, blank_home
+        cells = np.arange(n)
+        self.md = (
+            np.abs(cells[:, None] // width - cells[None, :] // width)
+            + np.abs(cells[:, None] % width - cells[None, :] % width)
+        ).astype(np.int32)
+        self.md[blank_home, :] = 0
+        self.md = self.md.reshape(-1)
+        self.nbr = neighbour_table(width, height)
+        self.tails = np.zeros(2 * (width + height) + 4, dtype=np.int32)
+        self.lc0 = np.zeros(width + height, dtype=np.int32)
+        self.lc_sum0 = int(init_lc(self.start, width, height, blank_home, self.lc0, self.tails))
+        self.md0 = int(self.md.reshape(n, n)[self.start, cells].sum())
+        self.regs = np.zeros(N_REGS, dtype=np.int64)
+        self.nodes = 0
+        self.allocate(capacity)
+
+    @property
+    def h0(self) -> int:
+        return self.md0 + 2 * self.lc_sum0
+
+    def allocate(self, capacity: int) -> None:
+        self.kids = np.zeros((capacity, 4), dtype=np.int32)
+        self.n_kids = np.zeros(capacity, dtype=np.int32)
+        self.next_kid = np.zeros(capacity, dtype=np.int32)
+        self.entered = np.zeros(capacity, dtype=np.int32)
+        self.moved = np.zeros(capacity, dtype=np.int32)
+        self.undo_line = np.zeros(capacity, dtype=np.int32)
+        self.undo_lc = np.zeros(capacity, dtype=np.int32)
+
+    def reset(self, threshold: int) -> None:
+        """Back to the start for a new iteration."""
+        from .._kernels.wida import (
+            INFINITE,
+            R_BLANK,
+            R_DEPTH,
+            R_LC,
+            R_MD,
+            R_NEXT,
+            R_NODES,
+            R_START,
+            R_THRESHOLD,
+        )
+
+        self.state = self.start.copy()
+        self.lc = self.lc0.copy()
+        blank = int(np.flatnonzero(self.start == self.blank_home)[0])
+        regs = self.regs
+        regs[:] = 0
+        regs[R_THRESHOLD], regs[R_NEXT], regs[R_NODES] = threshold, INFINITE, self.nodes
+        regs[R_BLANK], regs[R_START], regs[R_MD], regs[R_LC], regs[R_DEPTH] = (
+            blank,
+            blank,
+            self.md0,
+            self.lc_sum0,
+            0,
+        )
+        self.entered[0] = 0
+
+    def run(self, wn: int, wd: int, bound: int, budget: int) -> int:
+        from .._kernels.wida import R_NODES, wida_run
+
+        status = wida_run(
+            self.state,
+            self.blank_home,
+            self.width,
+            self.height,
+            self.md,
+            self.nbr,
+            self.lc,
+            self.tails,
+            wn,
+            wd,
+            bound,
+            self.kids,
+            self.n_kids,
+            self.next_kid,
+            self.entered,
+            self.moved,
+            self.undo_line,
+            self.undo_lc,
+            self.regs,
+            budget,
+        )
+        self.nodes = int(self.regs[R_NODES])
+        return int(status)
 
 
 def improving_solutions(
@@ -24,8 +162,278 @@ def improving_solutions(
     best_length: int | None = None,
     metric: str = "single",
 ) -> Iterator[Solution]:
-    """Each strictly shorter solution found before ``deadline`` (a :func:`time.monotonic` value)."""
-    return iter(())
+    """Each strictly shorter solution found before ``deadline`` (a :func:`time.monotonic` value), shortest
+    last; when ``best_length`` is None the quick reduction answer comes first. When a search proves the last
+    answer it yielded optimal, that answer comes once more with ``optimal`` True. Stops when it can do no
+    better or time is up. Raises :class:`ProblemTooLargeError` where :func:`supports` says no, and
+    :class:`~npuzzle.errors.UnsolvableError` for a board that cannot reach the goal.
+
+    The steps: weighted A* (the library's kernel, linear conflict, at most ``ASTAR_MEMORY_MB``) at the
+    weights of ``ASTAR_WEIGHTS`` until one runs out of memory; each answer then shortened by
+    :func:`smooth`; then weighted IDA* (no memory limit) at the lower weights of ``WEIGHTS``."""
+    from .reduction import _prepare, quick_solution
+
+    width, height = board.width, board.height
+    if not supports(width, height, metric):
+        raise ProblemTooLargeError(
+            f"weighted IDA* works on single-tile boards of up to {MAX_CELLS} cells, not a {width}x{height} board"
+            f" in the {metric} metric"
+        )
+    values = _prepare(board, goal_board, metric)
+    t0 = time.perf_counter()
+    if best_length is None:
+        quick = quick_solution(board, goal_board, metric=metric)
+        yield quick
+        if quick.optimal:
+            return
+        best_length = quick.length
+    search = _Search(values, width, height, goal_board.blank_cell, best_length + 2)
+    ladder = _Ladder(board, goal_board, values, search, best_length, t0)
+    yield from ladder.astar(deadline)
+    yield from ladder.idastar(deadline)
 
 
-__all__ = ["improving_solutions", "supports"]
+class _Ladder:
+    """The state of :func:`improving_solutions`: the best length, the proven lower bound, the last answer."""
+
+    def __init__(
+        self, board: Board, goal_board: Board, values: list[int], search: _Search, best: int, t0: float
+    ) -> None:
+        self.board, self.goal_board, self.values, self.search, self.best, self.t0 = (
+            board,
+            goal_board,
+            values,
+            search,
+            best,
+            t0,
+        )
+        self.parity = search.md0 % 2  # every answer's length has the parity of the Manhattan distance
+        self.lower = _parity_up(search.h0, self.parity)
+        self.last: Solution | None = None
+        self.min_weight = (3, 1)  # the weighted IDA* stage starts below the last weight A* finished
+
+    def _emit(self, cells: list[int], weight: float, algorithm: str, nodes: int) -> Solution | None:
+        """A Solution for ``cells`` if shorter than the best; records it."""
+        length = len(cells)
+        if length >= self.best:
+            return None
+        self.lower = max(self.lower, _parity_up(math.ceil(length / weight - 1e-9), self.parity))
+        solution = _solution(
+            self.board,
+            self.goal_board,
+            self.values,
+            np.asarray(cells, dtype=np.int32),
+            self.lower,
+            weight,
+            self.t0,
+            algorithm,
+            nodes,
+        )
+        self.best = length
+        self.last = solution
+        return solution
+
+    def astar(self, deadline: float) -> Iterator[Solution]:
+        from ..errors import SearchLimitExceeded
+        from .limits import Limits
+        from .solver import Plan, run_canonical
+
+        width, height, blank_home = self.board.width, self.board.height, self.goal_board.blank_cell
+        for wn, wd in ASTAR_WEIGHTS:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            weight = wn / wd
+            try:
+                cells, stats = run_canonical(
+                    self.values,
+                    width,
+                    height,
+                    blank_home,
+                    Plan("wastar", HEURISTIC, weight),
+                    "single",
+                    Limits(max_seconds=remaining, max_memory_mb=ASTAR_MEMORY_MB),
+                )
+            except SearchLimitExceeded:
+                return
+            self.min_weight = (wn, wd)
+            solution = self._emit(cells, weight, "weighted-astar", stats.expanded)
+            if solution is None:
+                continue
+            yield solution
+            smoothed = smooth(self.values, width, height, blank_home, cells, deadline)
+            better = self._emit(smoothed, weight, "weighted-astar+smooth", stats.expanded)
+            if better is not None:
+                yield better
+            if self.lower >= self.best:
+                return
+
+    def idastar(self, deadline: float) -> Iterator[Solution]:
+        from .._kernels.wida import BUDGET, EXHAUSTED, FOUND, INFINITE, OVERFLOW, R_DEPTH, R_NEXT
+
+        search = self.search
+        for wn, wd in WEIGHTS:
+            if wn * self.min_weight[1] >= self.min_weight[0] * wd or self.lower >= self.best:
+                continue  # not below a weight weighted A* finished, or nothing shorter can exist
+            threshold = search.h0 * wn
+            while True:
+                search.reset(threshold)
+                while True:
+                    if time.monotonic() >= deadline:
+                        return
+                    status = search.run(wn, wd, self.best, NODE_CHUNK)
+                    if status != BUDGET:
+                        break
+                if status == OVERFLOW:
+                    search.allocate(2 * search.kids.shape[0])
+                    continue
+                if status == FOUND:
+                    length = int(search.regs[R_DEPTH])
+                    cells = search.moved[:length].tolist()
+                    solution = self._emit(cells, wn / wd, ALGORITHM, search.nodes)
+                    if solution is not None:
+                        yield solution
+                    break
+                assert status == EXHAUSTED
+                following = int(search.regs[R_NEXT])
+                if (
+                    following >= INFINITE
+                ):  # every path shorter than the best was searched: the best is optimal
+                    self.lower = self.best
+                    if self.last is not None and self.last.length == self.best and not self.last.optimal:
+                        last = self.last
+                        yield _solution(
+                            self.board,
+                            self.goal_board,
+                            self.values,
+                            None,
+                            self.best,
+                            1.0,
+                            self.t0,
+                            last.algorithm,
+                            search.nodes,
+                            last,
+                        )
+                    return
+                if wn == wd:  # plain IDA*: no answer within the threshold
+                    self.lower = max(self.lower, _parity_up(threshold + 1, self.parity))
+                threshold = following
+
+
+def smooth(
+    values: list[int],
+    width: int,
+    height: int,
+    blank_home: int,
+    cells: list[int],
+    deadline: float,
+    window: int = SMOOTH_WINDOW,
+) -> list[int]:
+    """``cells`` (a solution: the cells the blank moves to) shortened by replacing every stretch of
+    ``window`` moves with an optimal path between its two ends when one is shorter (IDA* with linear
+    conflict on the stretch, relabelled so that its end is the goal), sweeping until a sweep gains nothing
+    or the deadline passes. Still a solution: each replacement joins the same two positions."""
+    from ..errors import SearchLimitExceeded
+    from .constructive import cancel_inverses
+    from .limits import Limits
+    from .solver import Plan, run_canonical
+
+    path = list(cells)
+    n = width * height
+    improved = True
+    while improved and time.monotonic() < deadline:
+        improved = False
+        states = _states(values, blank_home, path)  # positions before each move, and the last
+        start = 0
+        while start + 2 < len(path) and time.monotonic() < deadline:
+            end = min(start + window, len(path))
+            a, b = states[start], states[end]
+            # relabel: the tile in a cell of `a` gets the cell where that tile stands in `b`
+            where_b = [0] * n
+            for cell, tile in enumerate(b):
+                where_b[tile] = cell
+            local = [where_b[tile] for tile in a]
+            local_blank = where_b[blank_home]
+            try:
+                steps, _ = run_canonical(
+                    local,
+                    width,
+                    height,
+                    local_blank,
+                    Plan("idastar", HEURISTIC, None),
+                    "single",
+                    Limits(max_nodes=SMOOTH_NODES),
+                )
+            except SearchLimitExceeded:
+                start += window // 2
+                continue
+            if len(steps) < end - start:
+                path[start:end] = [int(c) for c in steps]
+                path = cancel_inverses(_blank_of(states[0], blank_home), path)
+                states = _states(values, blank_home, path)
+                improved = True
+            start += window // 2
+    return path
+
+
+def _blank_of(state: list[int], blank_home: int) -> int:
+    return state.index(blank_home)
+
+
+def _states(values: list[int], blank_home: int, cells: list[int]) -> list[list[int]]:
+    """The canonical position before each move of ``cells`` and after the last (``len(cells) + 1``)."""
+    state = list(values)
+    blank = state.index(blank_home)
+    out = [state[:]]
+    for cell in cells:
+        state[blank], state[cell] = state[cell], blank_home
+        blank = cell
+        out.append(state[:])
+    return out
+
+
+def _solution(
+    board: Board,
+    goal_board: Board,
+    values: list[int],
+    cells: np.ndarray | None,
+    lower: int,
+    weight: float,
+    t0: float,
+    algorithm: str,
+    nodes: int,
+    previous: Solution | None = None,
+) -> Solution:
+    """The Solution for ``cells`` (or ``previous``'s moves), with the proven ``lower`` bound and weight."""
+    from .._kernels.reduce import moved_labels
+
+    if previous is not None:
+        moves = previous.moves
+    else:
+        assert cells is not None
+        goal_tiles = np.asarray(goal_board.tiles, dtype=np.int64)
+        moves = tuple(
+            moved_labels(
+                np.asarray(values, dtype=np.int32), goal_board.blank_cell, cells, goal_tiles
+            ).tolist()
+        )
+    length = len(moves)
+    lower = min(lower, length)
+    optimal = length == lower
+    factor = 1.0 if optimal else (min(weight, length / lower) if lower > 0 else weight)
+    stats = SearchStats(expanded=nodes, seconds=time.perf_counter() - t0)
+    return Solution(
+        board,
+        goal_board,
+        moves,
+        optimal,
+        algorithm,
+        HEURISTIC,
+        stats,
+        "single",
+        lower_bound=lower,
+        suboptimality=factor,
+    )
+
+
+__all__ = ["MAX_CELLS", "WEIGHTS", "improving_solutions", "supports"]

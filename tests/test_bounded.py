@@ -1,0 +1,220 @@
+"""Bounded-suboptimal solving (search/bounded.py, _kernels/wida.py): honest bounds against exact distances,
+the weighted IDA* kernel against a pure-Python twin, answers that only get shorter."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+
+import pytest
+
+from interpreters import run_python
+from npuzzle.board import Board
+from npuzzle.canonical import to_canonical
+from npuzzle.errors import ProblemTooLargeError
+from npuzzle.generate import shuffle, walk
+from npuzzle.goals import goal
+from npuzzle.search import bounded
+from npuzzle.search.bounded import improving_solutions, supports
+from oracle import bfs_distances
+
+
+def test_supports() -> None:
+    assert supports(5, 5) and supports(8, 8) and supports(4, 16) and supports(3, 3)
+    assert not supports(9, 9) and not supports(5, 5, "multi")
+    with pytest.raises(ProblemTooLargeError):
+        next(
+            improving_solutions(shuffle(goal("classic", 9, 9), seed=1), goal("classic", 9, 9), deadline=1e18)
+        )
+
+
+def _check_sequence(answers: list, optimum: int) -> None:
+    """Each answer's bounds hold against the true optimum."""
+    for s in answers:
+        assert s.lower_bound is not None and s.lower_bound <= optimum <= s.length
+        if s.suboptimality is not None:
+            assert s.length <= s.suboptimality * optimum + 1e-9
+        if s.optimal:
+            assert s.length == optimum and s.lower_bound == optimum
+
+
+@pytest.mark.parametrize("layout,width,height", [("classic", 3, 3), ("spiral", 3, 3), ("snake", 4, 2)])
+def test_bounds_are_honest_against_bfs(layout: str, width: int, height: int, monkeypatch) -> None:
+    """Every yielded answer: lower_bound <= optimum <= length <= suboptimality * optimum; each strictly
+    shorter than the one before; the last proven optimal. Weighted A* stage and weighted IDA* stage apart."""
+    target = goal(layout, width, height)
+    distances = bfs_distances(target)
+    rng = random.Random(5)
+    states = [s for s in rng.sample(sorted(distances), 60) if distances[s] >= 8]
+    for astar_weights in (bounded.ASTAR_WEIGHTS, ()):
+        monkeypatch.setattr(bounded, "ASTAR_WEIGHTS", astar_weights)
+        for tiles in states[:20]:
+            board = Board(tiles, width, height)
+            optimum = distances[tiles]
+            answers = list(
+                improving_solutions(board, target, deadline=time.monotonic() + 60, best_length=optimum + 16)
+            )
+            assert answers, "an answer shorter than optimum + 16 must be found"
+            strict = [s.length for s in answers if not s.optimal]
+            assert all(b < a for a, b in itertools.pairwise(strict))
+            _check_sequence(answers, optimum)
+            assert answers[-1].optimal and answers[-1].length == optimum
+
+
+def test_quick_answer_first_then_shorter_ones_on_3x4() -> None:
+    """best_length None: the reduction answer comes first; the optimum (by the library's IDA*) is reached."""
+    from npuzzle.search import solve
+
+    target = goal("classic", 4, 3)
+    for seed in range(3):
+        board = shuffle(target, seed=seed)
+        optimum = solve(board, target, algorithm="idastar").length
+        answers = list(improving_solutions(board, target, deadline=time.monotonic() + 60))
+        assert answers[0].algorithm == "reduction"
+        _check_sequence(answers, optimum)
+        assert answers[-1].length == optimum
+
+
+def test_a_past_deadline_yields_only_the_quick_answer() -> None:
+    target = goal("classic", 5, 5)
+    board = shuffle(target, seed=3)
+    answers = list(improving_solutions(board, target, deadline=time.monotonic() - 1))
+    assert len(answers) == 1 and answers[0].algorithm == "reduction"
+    assert list(improving_solutions(board, target, deadline=time.monotonic() - 1, best_length=500)) == []
+
+
+def test_5x5_gets_shorter_answers_with_bounds() -> None:
+    target = goal("spiral", 5, 5)
+    board = shuffle(target, seed=8)
+    answers = list(improving_solutions(board, target, deadline=time.monotonic() + 4))
+    assert len(answers) >= 2
+    assert answers[-1].length < answers[0].length
+    assert answers[-1].suboptimality is not None and answers[-1].suboptimality <= 3
+    assert answers[-1].lower_bound >= answers[0].lower_bound  # linear conflict >= Manhattan
+
+
+def test_smooth_keeps_a_solution_and_never_lengthens() -> None:
+    from npuzzle.search.reduction import reduce_cells
+
+    target = goal("classic", 5, 4)
+    board = shuffle(target, seed=2)
+    values = to_canonical(board, target)
+    cells = reduce_cells(values, 5, 4, target.blank_cell, lam=7).tolist()
+    smoothed = bounded.smooth(values, 5, 4, target.blank_cell, cells, time.monotonic() + 30)
+    assert len(smoothed) < len(cells)
+    final = bounded._states(values, target.blank_cell, smoothed)[-1]
+    assert final == list(range(20))
+
+
+# -- the kernel against a pure-Python twin ----------------------------------------------------------------
+def _reference_wida(
+    values: list[int], width: int, height: int, blank_home: int, wn: int, wd: int, bound: int
+):
+    """Plain recursive weighted IDA* with Manhattan + linear conflict, children lowest h first (ties in
+    neighbour order): the path (cells) of the first answer, or None."""
+    from npuzzle.board import neighbour_cells
+
+    def h_of(state: list[int]) -> int:
+        md = sum(
+            abs(c // width - t // width) + abs(c % width - t % width)
+            for c, t in enumerate(state)
+            if t != blank_home
+        )
+        lc = 0
+        for line in range(width + height):
+            if line < height:
+                keys = [
+                    t % width
+                    for t in state[line * width : (line + 1) * width]
+                    if t != blank_home and t // width == line
+                ]
+            else:
+                col = line - height
+                keys = [t // width for t in state[col::width] if t != blank_home and t % width == col]
+            tails: list[int] = []
+            for k in keys:
+                lo = next((i for i, v in enumerate(tails) if v >= k), len(tails))
+                if lo == len(tails):
+                    tails.append(k)
+                else:
+                    tails[lo] = k
+            lc += len(keys) - len(tails)
+        return md + 2 * lc
+
+    def dfs(
+        state: list[int], blank: int, came: int, g: int, threshold: int, path: list[int], nxt: list
+    ) -> bool:
+        if all(t == c for c, t in enumerate(state)):
+            return True
+        kids = []
+        for cell in neighbour_cells(blank, width, height):
+            if cell == came:
+                continue
+            child = state[:]
+            child[blank], child[cell] = child[cell], blank_home
+            kids.append((h_of(child), len(kids), cell, child))
+        kids.sort()
+        for h, _, cell, child in kids:
+            f = (g + 1) * wd + h * wn
+            if g + 1 + h >= bound or f > threshold:
+                if g + 1 + h < bound:
+                    nxt[0] = min(nxt[0], f)
+                continue
+            path.append(cell)
+            if dfs(child, cell, blank, g + 1, threshold, path, nxt):
+                return True
+            path.pop()
+        return False
+
+    start = list(values)
+    threshold = h_of(start) * wn
+    while True:
+        path: list[int] = []
+        nxt = [math.inf]
+        if dfs(start, start.index(blank_home), -1, 0, threshold, path, nxt):
+            return path
+        if nxt[0] == math.inf:
+            return None
+        threshold = nxt[0]
+
+
+def _kernel_wida(values: list[int], width: int, height: int, blank_home: int, wn: int, wd: int, bound: int):
+    from npuzzle._kernels import wida
+
+    search = bounded._Search(values, width, height, blank_home, bound + 2)
+    threshold = search.h0 * wn
+    while True:
+        search.reset(threshold)
+        status = search.run(wn, wd, bound, 10**9)
+        if status == wida.FOUND:
+            return search.moved[: int(search.regs[wida.R_DEPTH])].tolist()
+        assert status == wida.EXHAUSTED
+        if search.regs[wida.R_NEXT] >= wida.INFINITE:
+            return None
+        threshold = int(search.regs[wida.R_NEXT])
+
+
+@pytest.mark.parametrize("layout,width,height", [("classic", 3, 3), ("spiral", 4, 2), ("blank-first", 3, 4)])
+def test_weighted_idastar_kernel_matches_its_pure_python_twin(layout: str, width: int, height: int) -> None:
+    target = goal(layout, width, height)
+    for seed in range(3):
+        values = to_canonical(walk(target, 24 if width * height > 9 else 40, seed=seed), target)
+        for wn, wd, bound in ((3, 1, 100), (3, 2, 100), (1, 1, 100), (2, 1, 30)):
+            expected = _reference_wida(values, width, height, target.blank_cell, wn, wd, bound)
+            assert _kernel_wida(values, width, height, target.blank_cell, wn, wd, bound) == expected
+
+
+def test_weighted_idastar_kernel_with_the_jit_disabled() -> None:
+    code = (
+        "import sys; sys.path.insert(0, 'tests')\n"
+        "from test_bounded import _kernel_wida\n"
+        "from npuzzle.goals import goal\n"
+        "from npuzzle.generate import walk\n"
+        "from npuzzle.canonical import to_canonical\n"
+        "t = goal('snake', 3, 3)\n"
+        "v = to_canonical(walk(t, 60, seed=1), t)\n"
+        "print(_kernel_wida(v, 3, 3, t.blank_cell, 3, 2, 200), _kernel_wida(v, 3, 3, t.blank_cell, 1, 1, 200))\n"
+    )
+    assert run_python(code, jit=True) == run_python(code, jit=False)
