@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import PuzzleError
+from ..errors import PuzzleError, SearchLimitExceeded
 from ..search.limits import Limits
 from ..solution import Solution
 from .common import (
@@ -189,9 +189,12 @@ def solve_command(
                 progress=progress,
                 optimal=optimal,
                 on_update=on_update,
+                interruptible=True,
             )
     except HANDLED as exc:
         fail(exc, json_output)
+    except KeyboardInterrupt:  # before the first answer (after it, the best so far is printed)
+        fail(SearchLimitExceeded("interrupted before a first answer", None, "interrupt"), json_output)
     if json_output:
         typer.echo(json.dumps(solution.to_dict()))
     else:

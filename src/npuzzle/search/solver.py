@@ -165,13 +165,15 @@ def solve(
     *,
     optimal: bool = False,
     on_update: UpdateFn | None = None,
+    interruptible: bool = False,
 ) -> Solution:
     """Solve ``board`` to ``goal`` (a layout name or a Board) and return a replayable :class:`Solution`.
 
     ``auto`` (with no heuristic or weight named) is the anytime ladder of :mod:`npuzzle.search.anytime`:
     it always answers a solvable board within ``limits.max_seconds`` (default ``DEFAULT_SECONDS``, 10 s),
     optimally when it can prove it in time, otherwise the best solution found, with a proven
-    ``lower_bound``; ``on_update`` hears its progress. ``optimal=True`` insists on a proven optimum: ``auto``
+    ``lower_bound``; ``on_update`` hears its progress; ``interruptible``: a Ctrl-C after the first answer
+    returns the best so far (noted in ``notes``). ``optimal=True`` insists on a proven optimum: ``auto``
     then runs the fastest exact method (:func:`choose_algorithm`) and a limit raises
     :class:`SearchLimitExceeded`. Named algorithms run as asked, once.
 
@@ -199,7 +201,13 @@ def solve(
         from .anytime import solve_anytime
 
         return solve_anytime(
-            board, goal_board, metric=metric, limits=limits, progress=progress, on_update=on_update
+            board,
+            goal_board,
+            metric=metric,
+            limits=limits,
+            progress=progress,
+            on_update=on_update,
+            interruptible=interruptible,
         )
     if plan.algorithm == "constructive":
         from .constructive import solve_constructive
