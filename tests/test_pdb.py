@@ -26,7 +26,7 @@ from npuzzle.heuristics.pdb import (
     unrank_placement,
 )
 from npuzzle.search.limits import Limits
-from oracle import canonical_distances
+from oracle import canonical_arrays, canonical_distances
 
 KORF = Path(__file__).resolve().parent / "data" / "korf100.txt"  # copied from shared/data (Korf 1985)
 N_STATES_3X3 = 181_440  # 9!/2
@@ -100,12 +100,75 @@ def test_bad_partitions_are_refused() -> None:
 
 # -- tables against the pure-Python 0-1 BFS ------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("width", "height", "pattern"),
-    [(2, 2, (0, 1)), (3, 2, (1, 2, 5)), (2, 3, (0, 3, 4)), (3, 3, (1, 2, 3)), (3, 3, (4, 8, 0, 2)),
-     (4, 2, (1, 2, 3, 4, 5)), (4, 3, (0, 5, 11))],
+    ("width", "height", "pattern", "blank_cell"),
+    [(2, 2, (0, 1), 3), (3, 2, (1, 2, 5), 0), (2, 3, (0, 3, 4), 5), (3, 3, (1, 2, 3), 0), (3, 3, (1, 3, 4, 5), 0),
+     (3, 3, (4, 8, 0, 2), 6), (3, 3, (1, 3, 5, 7), 4), (4, 2, (1, 2, 3, 4, 5), 0), (4, 3, (0, 5, 11), 6),
+     (4, 3, (1, 4, 5), 0), (3, 4, (7, 10, 11), 8)],
 )  # fmt: skip
-def test_build_table_equals_reference(width: int, height: int, pattern: tuple[int, ...]) -> None:
-    assert np.array_equal(build_table(width, height, pattern), reference_table(width, height, pattern))
+def test_build_table_equals_reference(
+    width: int, height: int, pattern: tuple[int, ...], blank_cell: int
+) -> None:
+    for cell in (blank_cell, None):  # from the goal, and from the blank anywhere (format 1)
+        built = build_table(width, height, pattern, blank_cell=cell)
+        assert np.array_equal(built, reference_table(width, height, pattern, cell)), cell
+    assert np.all(build_table(width, height, pattern, blank_cell=blank_cell) >= built)
+
+
+def test_tables_from_the_goal_are_stronger_where_the_pattern_walls_in_the_blank() -> None:
+    """The 3x3 figure of issue 13: patterns {1,2,3,4} + {5,6,7,8}, blank home 0, mean over all 9!/2 states."""
+    states, _ = canonical_arrays(3, 3, 0)
+    p = Partition(3, 3, 0, ((1, 2, 3, 4), (5, 6, 7, 8)))
+    new = _np_heuristic(states, p, build_partition(p))
+    old = _np_heuristic(states, p, np.concatenate([build_table(3, 3, g) for g in p.groups]))
+    assert np.all(new >= old)
+    assert (round(float(old.mean()), 2), round(float(new.mean()), 2)) == (17.59, 18.51)
+
+
+def _np_ranks(states: np.ndarray, pattern: tuple[int, ...]) -> np.ndarray:
+    """Ranks of a pattern's placements in many canonical states at once (numpy twin of rank_placement)."""
+    n = states.shape[1]
+    cells = np.argsort(states, axis=1)[:, list(pattern)].astype(np.int64)  # cells[:, i]: cell of pattern[i]
+    rank = np.zeros(len(states), np.int64)
+    for i in range(len(pattern)):
+        c = cells[:, i]
+        rank = rank * (n - i) + c - (cells[:, :i] < c[:, None]).sum(axis=1)
+    return rank
+
+
+def _np_heuristic(states: np.ndarray, p: Partition, values: np.ndarray, reflect: bool = False) -> np.ndarray:
+    """The additive heuristic of every state (int64 (m,)), with reflection the max of both readings."""
+    tables = PartitionTables(p, values)
+    total = sum(
+        db.values[_np_ranks(states, db.pattern)].astype(np.int64) for db in tables.databases()
+    )
+    if reflect:
+        t = np.array(pdb.reflection_cells(p.width, p.height, p.blank_cell))
+        mirrored = np.empty_like(states)
+        mirrored[:, t] = t[states]
+        total = np.maximum(total, _np_heuristic(mirrored, p, values))
+    return np.asarray(total)
+
+
+SMALL_GOALS = [  # (width, height, blank cell): blank-first (0), classic (last), blank-at:center
+    (3, 2, 0), (3, 2, 5), (3, 2, 4), (2, 3, 0), (2, 3, 5), (2, 3, 3), (3, 3, 0), (3, 3, 8), (3, 3, 4),
+    (4, 2, 0), (4, 2, 7), (4, 2, 6), (2, 4, 0), (2, 4, 7), (2, 4, 5),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("width", "height", "blank_cell"), SMALL_GOALS)
+def test_tables_from_the_goal_are_admissible_on_every_state(width: int, height: int, blank_cell: int) -> None:
+    """Every partition kind, every reachable state, against the exact BFS distance (tests/oracle.py)."""
+    states, depths = canonical_arrays(width, height, blank_cell)
+    n = width * height
+    names = {6: ["3-2", "2-2-1", "1-1-1-1-1"], 8: ["4-3", "3-2-2", "5-2"], 9: ["4-4", "3-3-2", "2-2-2-2", "5-3"]}
+    for name in names[n]:
+        p = standard_partition(width, height, blank_cell, name)
+        values = build_partition(p)
+        h = _np_heuristic(states, p, values, reflect=p.reflectable())
+        assert np.all(h <= depths), (name, int(np.argmax(h - depths)))
+        assert h[0] == 0  # the goal
+        old = _np_heuristic(states, p, np.concatenate([build_table(width, height, g) for g in p.groups]))
+        assert np.all(_np_heuristic(states, p, values) >= old)
 
 
 def test_build_table_without_jit_equals_reference() -> None:
@@ -310,7 +373,7 @@ def test_korf_easy_instances_with_663() -> None:
     g = blank_first(4, 4)
     for number in EASY_KORF:
         length, board = instances[number - 1]
-        sol = solve_pdb(board, g, limits=Limits(max_seconds=60), progress=lambda m, d, t: messages.append(m))
+        sol = solve_pdb(board, g, limits=Limits(max_nodes=10**8), progress=lambda m, d, t: messages.append(m))
         assert sol.length == length, number
         assert sol.replay() == g
         assert sol.heuristic == "pdb:6-6-3+reflection"
@@ -337,3 +400,126 @@ def test_kernel_rank_of_uint8_cells_without_jit() -> None:
         "assert rank_placement(np.array(cells, np.uint8), 16) == reference(cells, 16) > 255\n"
     )
     run_python(code, jit=False, timeout=120)
+
+
+# -- limits on builds, format versions -----------------------------------------------------------------------
+def test_a_build_past_its_deadline_stops_cleanly_and_keeps_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from npuzzle.errors import SearchLimitExceeded
+    from npuzzle.heuristics import store
+    from npuzzle.search.pdb_backend import solve_pdb
+
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path / "cache"))
+    p = standard_partition(4, 4, 0, "5-5-5")
+    with pytest.raises(SearchLimitExceeded) as info:
+        build_partition(p, deadline=time.monotonic())
+    assert info.value.limit == "max_seconds"
+    # through the solver: a 5x5 whose auto tables (5-5-5-5-4) are not built, with 0.2 s to go
+    g = blank_first(5, 5)
+    board = g
+    rng = random.Random(2)
+    for _ in range(60):
+        board = board.move(rng.choice(board.legal_moves()))
+    for _ in range(2):  # the first call may compile the kernels (not bounded); the second must stop promptly
+        t0 = time.perf_counter()
+        with pytest.raises(SearchLimitExceeded, match="time limit"):
+            solve_pdb(board, g, limits=Limits(max_seconds=0.2))
+    assert time.perf_counter() - t0 < 10  # a few cells of one layer past the deadline (a cold build: 15 s)
+    folder = store.cache_dir()
+    assert not folder.exists() or not [f for f in folder.iterdir() if f.name.endswith((".npdb", ".tmp"))]
+
+
+@pytest.mark.parametrize("threads", [False, True])
+def test_deadline_chunks_build_the_same_table(threads: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small tables run their tasks on one thread; both ways, in chunks of cells or not, give the same table."""
+    import time
+
+    from npuzzle._kernels import pdb_build
+
+    if threads:
+        monkeypatch.setattr(pdb_build, "PARALLEL_MIN_PLACEMENTS", 0)
+    p = standard_partition(3, 3, 0, "4-4")
+    direct = np.concatenate([reference_table(3, 3, g, 0) for g in p.groups])
+    assert np.array_equal(build_partition(p), direct)
+    assert np.array_equal(build_partition(p, deadline=time.monotonic() + 3600), direct)
+    assert np.array_equal(build_table(3, 2, (2,), blank_cell=0), reference_table(3, 2, (2,), 0))  # k == 1
+
+
+def test_old_format_files_are_refused_and_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A format-1 file (tables searched with the blank anywhere) under the current name is not trusted."""
+    import warnings
+
+    from npuzzle.errors import TableCorruptError
+    from npuzzle.heuristics import store
+
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path / "cache"))
+    p = standard_partition(3, 3, 0, "4-4")
+    old_values = np.concatenate([build_table(3, 3, g) for g in p.groups])
+    path = store.table_path(p)
+    monkeypatch.setattr(store, "FORMAT_VERSION", 1)
+    store.write(p, old_values).rename(path)  # written as format 1, renamed to the current file name
+    monkeypatch.setattr(store, "FORMAT_VERSION", 2)
+    assert store.FORMAT_VERSION == 2 and path.exists()
+    with pytest.raises(TableCorruptError, match="format 1"):
+        store.load_or_build(p, build=False)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        tables = store.load_or_build(p)
+    assert np.array_equal(tables.values, build_partition(p))
+    assert not np.array_equal(old_values, build_partition(p))
+    assert store.read_info(path).partition == p
+
+
+def test_korf_felner_24_partition_and_symmetric_groups() -> None:
+    p = standard_partition(5, 5, 0, "6-6-6-6")
+    assert p.groups[0] == (1, 5, 6, 10, 11, 12) and p.reflectable()
+    found = [pdb._symmetric_source(5, 5, 0, g, [p.groups[1]]) for g in p.groups[2:]]
+    assert all(f is not None for f in found)  # the three 2x3 blocks: one search, two carried over
+    assert pdb._symmetric_source(5, 5, 0, p.groups[0], list(p.groups[1:])) is None
+    classic24 = standard_partition(5, 5, 24, "6-6-6-6")
+    assert classic24.groups[0] == (12, 13, 14, 18, 19, 23)  # the staircase turned with the blank
+
+
+def test_tables_carried_over_by_symmetry_equal_built_ones() -> None:
+    p = standard_partition(4, 4, 5, "5-5-5")  # first and last groups are mirror images
+    direct = np.concatenate([build_table(4, 4, g, blank_cell=5) for g in p.groups])
+    assert np.array_equal(build_partition(p), direct)
+    p = Partition(3, 3, 4, ((0, 1, 2), (3,), (5,), (6, 7, 8)))
+    a = build_table(3, 3, p.groups[0], blank_cell=4)
+    found = pdb._symmetric_source(3, 3, 4, p.groups[3], [p.groups[0]])
+    assert found is not None
+    mapped = pdb.map_table(3, 3, a, p.groups[0], p.groups[3], found[1])
+    assert np.array_equal(mapped, pdb.reference_map_table(3, 3, a, p.groups[0], p.groups[3], found[1]))
+    assert np.array_equal(mapped, build_table(3, 3, p.groups[3], blank_cell=4))
+
+
+def test_strongest_partition_and_build_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from npuzzle.errors import TableMissingError
+    from npuzzle.search import pdb_backend
+
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path / "cache"))
+    p = pdb_backend.strongest_partition(5, 5, 0)
+    assert p.label == "6-6-6-6" and not pdb_backend.tables_built(p)
+    assert "npuzzle pdb build --size 5x5 --blank-cell 0 --partition 6-6-6-6" in pdb_backend.build_hint(p)
+    assert pdb_backend.strongest_partition(4, 4, 15).label == "7-8"
+    assert pdb_backend.strongest_partition(5, 5, 12).name == "auto"  # blank in the middle: no named layout
+    g = blank_first(5, 5)
+    with pytest.raises(TableMissingError, match="pdb build --size 5x5"):
+        pdb_backend.solve_pdb(g.move(g.legal_moves()[0]), g, partition="6-6-6-6", build=False)
+
+
+def test_cli_solve_with_a_named_partition(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from npuzzle.cli import main
+
+    assert main(["pdb", "build", "--size", "3x3", "--partition", "4-4"]) == 0
+    code = main(["solve", "8 6 7 / 2 5 4 / 3 0 1", "--algorithm", "pdb", "--partition", "4-4", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["length"] == 31 and result["optimal"] and result["heuristic"].startswith("pdb:4-4")
+    assert result["stats"]["generated"] > 0
+    assert main(["solve", "8 6 7 / 2 5 4 / 3 0 1", "--algorithm", "pdb", "--partition", "3-3-2"]) != 0
+    assert "pdb build" in capsys.readouterr().err

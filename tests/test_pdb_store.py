@@ -26,7 +26,7 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_round_trip_header_and_memmap() -> None:
     values = build_partition(PART)
     path = store.write(PART, values)
-    assert path.name.startswith("pdb-v1-3x3-blank8-4-4-") and path.suffix == ".npdb"
+    assert path.name.startswith(f"pdb-v{store.FORMAT_VERSION}-3x3-blank8-4-4-") and path.suffix == ".npdb"
     info = store.read_info(path)
     assert info.partition == PART and info.count == values.size
     assert info.checksum == store.checksum(values)

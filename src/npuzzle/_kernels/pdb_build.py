@@ -170,7 +170,61 @@ def expand_source(
     return added, first
 
 
-def expand_layer(
+@njit
+def expand_block(
+    lo: int,
+    hi: int,
+    tile_lo: int,
+    tile_hi: int,
+    clear: bool,
+    k: int,
+    n_cells: int,
+    width: int,
+    neighbours: np.ndarray,
+    full: int,
+    not_first_col: int,
+    not_last_col: int,
+    masks: np.ndarray,
+    table: np.ndarray,
+    cur: int,
+    value: int,
+) -> tuple[int, int]:
+    """Push the moves of tiles ``tile_lo <= i < tile_hi`` of every placement ``lo <= rank < hi`` of this layer's
+    frontier (column ``cur`` of ``masks``; cleared as it is read when ``clear``), see :func:`expand_source`.
+
+    Returns ``(regions added, placements first reached)``. Allocates the calling thread's scratch arrays.
+    """
+    nxt = 3 - cur
+    cells = np.empty(k, np.int64)
+    pre_rank = np.empty(k, np.int64)
+    pre_used = np.empty(k, np.int64)
+    moves = np.empty((4 * k, 4), np.int64)
+    added = 0
+    first = 0
+    for rank in range(lo, hi):
+        mask = np.int64(masks[rank, cur])
+        if mask == 0:
+            continue
+        if clear:
+            masks[rank, cur] = 0
+        a, f = expand_source(
+            rank, mask, tile_lo, tile_hi, n_cells, width, neighbours, full, not_first_col, not_last_col,
+            masks, table, nxt, value, cells, pre_rank, pre_used, moves,
+        )  # fmt: skip
+        added += a
+        first += f
+    return added, first
+
+
+#: Tables with fewer placements are expanded on one thread: starting the threads of a parallel region costs
+#: more than such a layer (a 3×3 table built 20-50× faster under load).
+PARALLEL_MIN_PLACEMENTS = 1 << 20
+
+
+def expand_cells(
+    phase: int,
+    cell_lo: int,
+    cell_hi: int,
     n_cells: int,
     width: int,
     neighbours: np.ndarray,
@@ -182,18 +236,45 @@ def expand_layer(
     table: np.ndarray,
     depth: int,
 ) -> tuple[int, int]:
-    """:func:`expand_layer_tasks` with its tasks handed to threads one at a time (dynamic load balance)."""
+    """:func:`expand_cells_tasks` with its tasks handed to threads one at a time (dynamic load balance); the
+    tasks of small tables (:data:`PARALLEL_MIN_PLACEMENTS`) run here one after another, on this thread."""
+    if masks.shape[0] < PARALLEL_MIN_PLACEMENTS:
+        args = (k, n_cells, width, neighbours, full, not_first_col, not_last_col, masks, table, 1 + depth % 2,
+                depth + 1)  # fmt: skip
+        n_placements = masks.shape[0]
+        if k == 1:
+            if phase == 1 and cell_lo == 0:
+                return expand_block(0, n_placements, 0, 1, True, *args)  # type: ignore[no-any-return]
+            return 0, 0
+        stride0 = n_placements // n_cells
+        stride1 = stride0 // (n_cells - 1)
+        added = first = 0
+        for c in range(cell_lo, cell_hi):
+            if phase == 0:
+                blocks = [(c * stride0, (c + 1) * stride0)]
+            else:
+                blocks = [(c0 * stride0 + (c - (c0 < c)) * stride1,) * 2 for c0 in range(n_cells) if c0 != c]
+                blocks = [(lo, lo + stride1) for lo, _ in blocks]
+            for lo, hi in blocks:
+                a, f = expand_block(lo, hi, 1 if phase == 0 else 0, k if phase == 0 else 1, phase == 1, *args)
+                added += a
+                first += f
+        return added, first
     old = numba.set_parallel_chunksize(1)
     try:
-        return expand_layer_tasks(  # type: ignore[no-any-return]
-            n_cells, width, neighbours, full, not_first_col, not_last_col, k, masks, table, depth,
+        return expand_cells_tasks(  # type: ignore[no-any-return]
+            phase, cell_lo, cell_hi, n_cells, width, neighbours, full, not_first_col, not_last_col, k, masks,
+            table, depth,
         )  # fmt: skip
     finally:
         numba.set_parallel_chunksize(old)
 
 
 @njit_parallel
-def expand_layer_tasks(
+def expand_cells_tasks(
+    phase: int,
+    cell_lo: int,
+    cell_hi: int,
     n_cells: int,
     width: int,
     neighbours: np.ndarray,
@@ -205,93 +286,99 @@ def expand_layer_tasks(
     table: np.ndarray,
     depth: int,
 ) -> tuple[int, int]:
-    """Expand every placement of layer ``depth`` on all cores; returns ``(regions added, placements first reached)``.
+    """One phase of layer ``depth`` for the cells ``cell_lo <= c < cell_hi``, on all cores; returns ``(regions
+    added, placements first reached)``. A layer is phase 0 then phase 1, each over all cells (in any number of
+    calls, so the caller can check its limits in between).
 
     ``neighbours``: int8 (n_cells, 4), ``-1`` off the board. ``masks``: (n_placements, 3) of the mask dtype;
     column 0 = blank cells visited so far, column ``1 + depth % 2`` = this layer's frontier (cleared as it is
-    read), the other = the next layer's (kept in one row so a target costs one cache miss). ``table``: uint8
-    (n_placements,), written for placements reached for the first time (value ``depth + 1``).
+    read in phase 1), the other = the next layer's (kept in one row so a target costs one cache miss).
+    ``table``: uint8 (n_placements,), written for placements reached for the first time (value ``depth + 1``).
     ``not_first_col``/``not_last_col``: masks of cells not in column 0 / column ``width - 1``.
 
     Race-free split (threads write disjoint rows, so the result does not depend on scheduling and tables
     built twice are identical): the rank's leading digit is the cell of tile 0, so ranks
     ``[c0 * stride0, (c0 + 1) * stride0)`` (``stride0 = n_placements / n_cells``) are the placements with tile 0
-    on ``c0``. Phase A: one task per ``c0`` pushes the moves of tiles ``1..k-1``, which keep tile 0 on ``c0``.
-    Phase B: one task per cell ``c1`` of tile 1 pushes the moves of tile 0, which keep tile 1 on ``c1``; with
+    on ``c0``. Phase 0: one task per ``c0`` pushes the moves of tiles ``1..k-1``, which keep tile 0 on ``c0``.
+    Phase 1: one task per cell ``c1`` of tile 1 pushes the moves of tile 0, which keep tile 1 on ``c1``; with
     tile 0 on ``c0`` those are the ranks ``c0 * stride0 + d1 * stride1 + [0, stride1)``, ``d1 = c1 - (c0 <
-    c1)``. Phase B also clears the frontier it read.
+    c1)``. With ``k == 1`` a move changes the only digit: phase 0 does nothing, phase 1 is one serial pass.
     """
     n_placements = masks.shape[0]
     cur = 1 + depth % 2
-    nxt = 2 - depth % 2
     value = depth + 1
-    counts = np.zeros((n_cells, 4), np.int64)  # per task: phase A added, A first, B added, B first
-    if k == 1:  # a move changes the only digit: one serial pass (at most n_cells placements)
-        cells = np.empty(1, np.int64)
-        pre_rank = np.empty(1, np.int64)
-        pre_used = np.empty(1, np.int64)
-        moves = np.empty((4, 4), np.int64)
-        for rank in range(n_placements):
-            mask = np.int64(masks[rank, cur])
-            if mask == 0:
-                continue
-            masks[rank, cur] = 0
-            a, f = expand_source(
-                rank, mask, 0, 1, n_cells, width, neighbours, full, not_first_col, not_last_col,
-                masks, table, nxt, value, cells, pre_rank, pre_used, moves,
+    counts = np.zeros((n_cells, 2), np.int64)  # per task: added, first
+    if k == 1:
+        if phase == 1 and cell_lo == 0:
+            a, f = expand_block(
+                0, n_placements, 0, 1, True, k, n_cells, width, neighbours, full, not_first_col, not_last_col,
+                masks, table, cur, value,
             )  # fmt: skip
-            counts[0, 0] += a
-            counts[0, 1] += f
-        return counts[0, 0], counts[0, 1]
+            return a, f
+        return 0, 0
     stride0 = n_placements // n_cells  # placements per cell of tile 0
     stride1 = stride0 // (n_cells - 1)  # placements per (cell of tile 0, digit of tile 1)
-    for c0 in numba.prange(n_cells):
-        cells = np.empty(k, np.int64)
-        pre_rank = np.empty(k, np.int64)
-        pre_used = np.empty(k, np.int64)
-        moves = np.empty((4 * k, 4), np.int64)
-        a_sum = 0
-        f_sum = 0
-        for rank in range(c0 * stride0, (c0 + 1) * stride0):
-            mask = np.int64(masks[rank, cur])
-            if mask == 0:
-                continue
-            a, f = expand_source(
-                rank, mask, 1, k, n_cells, width, neighbours, full, not_first_col, not_last_col,
-                masks, table, nxt, value, cells, pre_rank, pre_used, moves,
+    for c in numba.prange(cell_lo, cell_hi):
+        if phase == 0:
+            a, f = expand_block(
+                c * stride0, (c + 1) * stride0, 1, k, False, k, n_cells, width, neighbours, full,
+                not_first_col, not_last_col, masks, table, cur, value,
             )  # fmt: skip
-            a_sum += a
-            f_sum += f
-        counts[c0, 0] = a_sum
-        counts[c0, 1] = f_sum
-    for c1 in numba.prange(n_cells):
-        cells = np.empty(k, np.int64)
-        pre_rank = np.empty(k, np.int64)
-        pre_used = np.empty(k, np.int64)
-        moves = np.empty((4 * k, 4), np.int64)
-        a_sum = 0
-        f_sum = 0
-        for c0 in range(n_cells):
-            if c0 == c1:
-                continue
-            d1 = c1 - 1 if c0 < c1 else c1
-            lo = c0 * stride0 + d1 * stride1
-            for rank in range(lo, lo + stride1):
-                mask = np.int64(masks[rank, cur])
-                if mask == 0:
+            counts[c, 0] = a
+            counts[c, 1] = f
+        else:
+            a_sum = 0
+            f_sum = 0
+            for c0 in range(n_cells):
+                if c0 == c:
                     continue
-                masks[rank, cur] = 0
-                a, f = expand_source(
-                    rank, mask, 0, 1, n_cells, width, neighbours, full, not_first_col, not_last_col,
-                    masks, table, nxt, value, cells, pre_rank, pre_used, moves,
+                lo = c0 * stride0 + (c - 1 if c0 < c else c) * stride1
+                a, f = expand_block(
+                    lo, lo + stride1, 0, 1, True, k, n_cells, width, neighbours, full, not_first_col,
+                    not_last_col, masks, table, cur, value,
                 )  # fmt: skip
                 a_sum += a
                 f_sum += f
-        counts[c1, 2] = a_sum
-        counts[c1, 3] = f_sum
+            counts[c, 0] = a_sum
+            counts[c, 1] = f_sum
     added = 0
     first = 0
     for c in range(n_cells):
-        added += counts[c, 0] + counts[c, 2]
-        first += counts[c, 1] + counts[c, 3]
+        added += counts[c, 0]
+        first += counts[c, 1]
     return added, first
+
+
+@njit
+def map_block(
+    values: np.ndarray,
+    n_cells: int,
+    cell_map: np.ndarray,
+    order: np.ndarray,
+    lo: int,
+    hi: int,
+    out: np.ndarray,
+) -> None:
+    """:func:`map_table` for the ranks ``lo <= rank < hi`` (one thread's share)."""
+    k = order.shape[0]
+    cells = np.empty(k, np.int64)
+    mapped = np.empty(k, np.int64)
+    for rank in range(lo, hi):
+        unrank_placement_bits(rank, n_cells, cells)
+        for i in range(k):
+            mapped[i] = cell_map[cells[order[i]]]
+        out[rank_placement(mapped, n_cells)] = values[rank]
+
+
+@njit_parallel
+def map_table(values: np.ndarray, n_cells: int, cell_map: np.ndarray, order: np.ndarray, out: np.ndarray) -> None:
+    """Carry a table over a board symmetry: ``out[rank of q] = values[rank of p]`` with
+    ``q[i] = cell_map[p[order[i]]]`` for every placement ``p`` of the source pattern.
+
+    ``values``/``out`` uint8 (n_placements,); ``cell_map`` int64 (n_cells,) the symmetry; ``order`` int64 (k,):
+    the target pattern's ``i``-th home is the image of the source's ``order[i]``-th. A bijection on ranks, so
+    the threads (one block of ranks each, by the cell of the first tile) write distinct entries.
+    """
+    block = values.shape[0] // n_cells
+    for first in numba.prange(n_cells):
+        map_block(values, n_cells, cell_map, order, first * block, (first + 1) * block, out)

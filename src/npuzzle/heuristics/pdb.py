@@ -3,9 +3,12 @@
 Everything here is in the canonical form (:mod:`npuzzle.canonical`): a tile is named by its home cell, so a
 *pattern* is a tuple of home cells and a *partition* splits every cell but the goal's blank cell into
 disjoint patterns. A pattern's table holds, for every placement of its tiles, the fewest moves *of those
-tiles* that bring them home while every other tile moves for free; the blank may be anywhere. Tables of
-disjoint patterns therefore add up to an admissible heuristic, and a table depends only on the board size
-and its pattern (not on the goal's blank cell), so one file serves every goal whose partition uses it.
+tiles* that bring them home, with the blank back on the goal's blank cell, while every other tile moves for
+free; the value is the minimum over where the blank starts. Tables of disjoint patterns therefore add up to
+an admissible heuristic. They are built from the goal itself: where a pattern's tiles wall in the goal's blank
+cell (tiles 1 and 4 around Korf's blank in cell 0), the blank cannot get home without moving one of them, which
+a search started with the blank anywhere (format 1) misses. So a table depends on the board size, its
+pattern and the goal's blank cell, which is part of the file name.
 
 Placements are ranked as in :mod:`npuzzle._kernels.pdb_build` (``rank_placement`` below is the pure-Python
 reference). Numba is imported only when a table is built.
@@ -28,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BoardFormatError, ProblemTooLargeError
+from ..errors import BoardFormatError, ProblemTooLargeError, SearchLimitExceeded
 
 #: ``progress(message, done, total)``: called during long work (table builds, searches); ``total`` may be 0.
 ProgressFn = Callable[[str, int, int], None]
@@ -45,6 +48,18 @@ PARTITIONS_4X4_BLANK0: dict[str, tuple[tuple[int, ...], ...]] = {
 }
 #: Quality order of the 4×4 partitions, best first.
 PREFERENCE_4X4 = ("7-8", "6-6-3", "5-5-5")
+#: Korf & Felner's (2002) partition of the 5×5 with the blank home in cell 0: a 6-tile staircase around the
+#: blank and three 2×3 blocks in the other corners (rotations of each other, so one table serves all three,
+#: see :func:`build_partition`). Other corners by symmetry; the reflection about the diagonal through the goal's
+#: blank is used on top (:func:`reflection_cells`).
+PARTITIONS_5X5_BLANK0: dict[str, tuple[tuple[int, ...], ...]] = {
+    "6-6-6-6": ((1, 5, 6, 10, 11, 12), (2, 3, 4, 7, 8, 9), (13, 14, 18, 19, 23, 24), (15, 16, 17, 20, 21, 22)),
+}
+#: Named partitions by board size, for the goal blank in cell 0.
+NAMED_PARTITIONS: dict[tuple[int, int], dict[str, tuple[tuple[int, ...], ...]]] = {
+    (4, 4): PARTITIONS_4X4_BLANK0,
+    (5, 5): PARTITIONS_5X5_BLANK0,
+}
 #: Largest table (placements) the ``auto`` partition uses on boards other than 4×4: built in seconds.
 AUTO_MAX_PLACEMENTS = 20_000_000
 
@@ -219,8 +234,9 @@ def _auto_sizes(n_cells: int, n_tiles: int, max_placements: int) -> list[int]:
 def standard_partition(width: int, height: int, blank_cell: int, name: str = "auto") -> Partition:
     """A named partition for a board whose goal has its blank in ``blank_cell``.
 
-    4×4: ``7-8``, ``6-6-3``, ``5-5-5`` (Korf's layouts moved by the board symmetry that takes cell 0 to a
-    corner ``blank_cell``; row-major chunks otherwise). Any size: ``auto`` (the largest patterns with at most
+    4×4: ``7-8``, ``6-6-3``, ``5-5-5``; 5×5: ``6-6-6-6`` (the published layouts for the blank in cell 0, moved by
+    the board symmetry that takes cell 0 to a corner ``blank_cell``; row-major chunks for a blank elsewhere).
+    Any size: ``auto`` (the largest patterns with at most
     :data:`AUTO_MAX_PLACEMENTS` placements, in row-major chunks, so 3×3 and 2×5 get one exact table) or sizes
     like ``"6-6-6-6"`` (row-major chunks of those sizes).
     """
@@ -229,10 +245,11 @@ def standard_partition(width: int, height: int, blank_cell: int, name: str = "au
         raise BoardFormatError(f"blank cell {blank_cell} is outside a {width}x{height} board")
     cells = [c for c in range(n) if c != blank_cell]
     key = name.strip().lower()
-    if width == height == 4 and key in PARTITIONS_4X4_BLANK0:
+    named = NAMED_PARTITIONS.get((width, height), {})
+    if key in named:
         for sym in board_symmetries(width, height):
             if sym[0] == blank_cell:
-                groups = tuple(tuple(sorted(sym[c] for c in g)) for g in PARTITIONS_4X4_BLANK0[key])
+                groups = tuple(tuple(sorted(sym[c] for c in g)) for g in named[key])
                 return Partition(width, height, blank_cell, groups, key)
     if key == "auto":
         sizes = _auto_sizes(n, n - 1, AUTO_MAX_PLACEMENTS)
@@ -301,11 +318,93 @@ class PartitionTables:
         return additive_value(self.databases(), state, reflect)
 
 
-def build_partition(partition: Partition, progress: ProgressFn | None = None) -> np.ndarray:
-    """Build every group's table; uint8 array, the groups one after another (see :class:`PartitionTables`)."""
-    return np.concatenate(
-        [build_table(partition.width, partition.height, g, progress) for g in partition.groups]
-    )
+def build_partition(
+    partition: Partition, progress: ProgressFn | None = None, *, deadline: float | None = None
+) -> np.ndarray:
+    """Build every group's table from the goal (blank on ``partition.blank_cell``); uint8 array, the groups one
+    after another (see :class:`PartitionTables`). ``deadline``: see :func:`build_table`.
+
+    A group that a board symmetry makes out of a group already built, start included (the symmetry maps that
+    group's home and the blank's region at the goal onto this group's), gets the built table carried over
+    (:func:`map_table`, seconds) instead of a search: 6-6-6-6's three 2×3 blocks cost one build.
+    """
+    p = partition
+    built: list[tuple[tuple[int, ...], np.ndarray]] = []
+    out = []
+    for g in p.groups:
+        found = _symmetric_source(p.width, p.height, p.blank_cell, g, [a for a, _ in built])
+        if found is not None:
+            source, sym = found
+            values = dict(built)[source]
+            if progress:
+                progress(f"carrying the table of pattern {source} over to {g} by symmetry", 0, 0)
+            out.append(map_table(p.width, p.height, values, source, g, sym))
+            continue
+        table = build_table(p.width, p.height, g, progress, blank_cell=p.blank_cell, deadline=deadline)
+        built.append((g, table))
+        out.append(table)
+    return np.concatenate(out)
+
+
+def _symmetric_source(
+    width: int, height: int, blank_cell: int, pattern: Sequence[int], candidates: Sequence[tuple[int, ...]]
+) -> tuple[tuple[int, ...], list[int]] | None:
+    """A built pattern and a board symmetry mapping its start (home + blank region) onto ``pattern``'s."""
+    target = sorted(pattern)
+    region = free_region(width, height, blank_cell, pattern)
+    for source in candidates:
+        source_region = free_region(width, height, blank_cell, source)
+        for sym in board_symmetries(width, height)[1:]:
+            if sorted(sym[c] for c in source) == target and sorted(sym[c] for c in source_region) == region:
+                return tuple(source), sym
+    return None
+
+
+def _symmetry_order(source: Sequence[int], target: Sequence[int], sym: Sequence[int]) -> list[int]:
+    """``order[i]``: index in ``source`` of the home that ``sym`` takes to ``target[i]``."""
+    where = {sym[h]: j for j, h in enumerate(source)}
+    return [where[h] for h in target]
+
+
+def map_table(
+    width: int,
+    height: int,
+    values: np.ndarray,
+    source: Sequence[int],
+    target: Sequence[int],
+    sym: Sequence[int],
+) -> np.ndarray:
+    """The table of ``target`` (= ``sym`` applied to ``source``) from ``source``'s, by the numba kernel."""
+    from .._kernels import pdb_build
+
+    out = np.full(values.shape[0], UNREACHED, np.uint8)
+    order = np.array(_symmetry_order(source, target, sym), np.int64)
+    n = width * height
+    cell_map = np.array(sym, np.int64)
+    if values.shape[0] >= pdb_build.PARALLEL_MIN_PLACEMENTS:
+        pdb_build.map_table(values, n, cell_map, order, out)
+    else:  # small: no threads to start
+        pdb_build.map_block(values, n, cell_map, order, 0, values.shape[0], out)
+    return out
+
+
+def reference_map_table(
+    width: int,
+    height: int,
+    values: np.ndarray,
+    source: Sequence[int],
+    target: Sequence[int],
+    sym: Sequence[int],
+) -> np.ndarray:
+    """Pure-Python twin of :func:`map_table` (small tables only)."""
+    n = width * height
+    k = len(source)
+    order = _symmetry_order(source, target, sym)
+    out = np.full(values.shape[0], UNREACHED, np.uint8)
+    for rank in range(values.shape[0]):
+        cells = unrank_placement(rank, n, k)
+        out[rank_placement([sym[cells[order[i]]] for i in range(k)], n)] = values[rank]
+    return out
 
 
 def additive_value(tables: Sequence[PatternDatabase], state: Sequence[int], reflect: bool = False) -> int:
@@ -328,47 +427,105 @@ def additive_value(tables: Sequence[PatternDatabase], state: Sequence[int], refl
     return total
 
 
+def free_region(width: int, height: int, blank_cell: int, occupied: Sequence[int]) -> list[int]:
+    """Cells the blank reaches from ``blank_cell`` without moving a tile of ``occupied`` (sorted).
+
+    >>> free_region(3, 3, 0, [1, 3])  # the blank in the top-left corner, walled in by cells 1 and 3
+    [0]
+    """
+    nb = neighbour_table(width, height)
+    blocked = set(occupied)
+    seen = {blank_cell}
+    todo = [blank_cell]
+    while todo:
+        cell = todo.pop()
+        for to in nb[cell]:
+            to = int(to)
+            if to >= 0 and to not in blocked and to not in seen:
+                seen.add(to)
+                todo.append(to)
+    return sorted(seen)
+
+
+#: Cells per kernel call of a layer's phase when a deadline is set (limits are checked between calls).
+DEADLINE_CHUNK_CELLS = 4
+
+
 def build_table(
-    width: int, height: int, pattern: Sequence[int], progress: ProgressFn | None = None
+    width: int,
+    height: int,
+    pattern: Sequence[int],
+    progress: ProgressFn | None = None,
+    *,
+    blank_cell: int | None = None,
+    deadline: float | None = None,
 ) -> np.ndarray:
-    """Build one pattern's table with the numba kernel (each layer on all cores); uint8 array (n_placements,)."""
+    """Build one pattern's table with the numba kernel (each layer on all cores); uint8 array (n_placements,).
+
+    The search starts from the goal: the pattern's tiles home and the blank on ``blank_cell`` (the goal's
+    blank cell). ``blank_cell=None`` starts with the blank on every free cell instead (the weaker tables of
+    format 1, kept for comparison): where the pattern walls in the goal's blank, those miss up to a move.
+    ``deadline``: a :func:`time.monotonic` time; past it the build stops between two kernel calls (a few cells
+    of one layer) with :class:`~npuzzle.errors.SearchLimitExceeded` and nothing is kept.
+    """
     from .._kernels import pdb_build
 
     n = width * height
     k = len(pattern)
     if len(set(pattern)) != k or not all(0 <= c < n for c in pattern) or k >= n:
         raise BoardFormatError(f"pattern {tuple(pattern)} is not a set of cells of a {width}x{height} board")
+    if blank_cell is not None and (not 0 <= blank_cell < n or blank_cell in pattern):
+        raise BoardFormatError(f"blank cell {blank_cell} is not a free cell of pattern {tuple(pattern)}")
+    label = f"{width}x{height} pattern {'-'.join(map(str, pattern))}"
+    _check_deadline(deadline, label, 0)
     dtype = mask_dtype(n)
     size = n_placements(n, k)
     table = np.full(size, UNREACHED, np.uint8)
-    masks = np.zeros((size, 3), dtype)  # visited, layer frontiers (see expand_layer)
+    masks = np.zeros((size, 3), dtype)  # visited, layer frontiers (see expand_cells_tasks)
     neighbours = neighbour_table(width, height)
     full = (1 << n) - 1
     first_col = sum(1 << (r * width) for r in range(height))
     last_col = sum(1 << (r * width + width - 1) for r in range(height))
     start = rank_placement(pattern, n)
-    free = full & ~sum(1 << c for c in pattern)
+    if blank_cell is None:
+        region = full & ~sum(1 << c for c in pattern)
+    else:
+        region = sum(1 << c for c in free_region(width, height, blank_cell, pattern))
     table[start] = 0
-    masks[start, 0] = free
-    masks[start, 1] = free
+    masks[start, 0] = region
+    masks[start, 1] = region
     reached, depth = 1, 0
-    label = f"{width}x{height} pattern {'-'.join(map(str, pattern))}"
+    step = n if deadline is None else DEADLINE_CHUNK_CELLS
     if progress:
         progress(f"building {label}", reached, size)
     while True:
-        added, first = pdb_build.expand_layer(
-            n, width, neighbours, full, full & ~first_col, full & ~last_col, k,
-            masks, table, depth,
-        )  # fmt: skip
+        added = 0
+        for phase in (0, 1):
+            for lo in range(0, n, step):
+                _check_deadline(deadline, label, depth)
+                a, first = pdb_build.expand_cells(
+                    phase, lo, min(lo + step, n), n, width, neighbours, full, full & ~first_col,
+                    full & ~last_col, k, masks, table, depth,
+                )  # fmt: skip
+                added += a
+                reached += first
         if added == 0:
             break
-        reached += first
         depth += 1
         if depth > pdb_build.MAX_DEPTH:
             raise ProblemTooLargeError(f"{label}: depth exceeds {pdb_build.MAX_DEPTH}, too deep for uint8")
         if progress:
             progress(f"building {label}: depth {depth}", reached, size)
     return table
+
+
+def _check_deadline(deadline: float | None, label: str, depth: int) -> None:
+    if deadline is not None and time.monotonic() >= deadline:
+        raise SearchLimitExceeded(
+            f"building {label} stopped at depth {depth}: time limit reached (nothing was kept)",
+            None,
+            "max_seconds",
+        )
 
 
 def neighbour_table(width: int, height: int) -> np.ndarray:
@@ -388,8 +545,12 @@ def neighbour_table(width: int, height: int) -> np.ndarray:
     return out
 
 
-def reference_table(width: int, height: int, pattern: Sequence[int]) -> np.ndarray:
-    """Pure-Python 0-1 BFS over (placement, blank cell): the oracle of :func:`build_table` (small only)."""
+def reference_table(
+    width: int, height: int, pattern: Sequence[int], blank_cell: int | None = None
+) -> np.ndarray:
+    """Pure-Python 0-1 BFS over (placement, blank cell): the oracle of :func:`build_table` (small only).
+
+    It starts from the pattern home with the blank on ``blank_cell`` (``None``: on every free cell)."""
     n = width * height
     k = len(pattern)
     size = n_placements(n, k)
@@ -400,7 +561,7 @@ def reference_table(width: int, height: int, pattern: Sequence[int]) -> np.ndarr
     queue: deque[tuple[tuple[int, ...], int, int]] = deque()
     home = tuple(pattern)
     for b in range(n):
-        if b not in home:
+        if b not in home and blank_cell in (None, b):
             queue.append((home, b, 0))
     while queue:
         cells, blank, d = queue.popleft()
@@ -425,17 +586,24 @@ def reference_table(width: int, height: int, pattern: Sequence[int]) -> np.ndarr
 
 
 def timed_build(
-    width: int, height: int, pattern: Sequence[int], progress: ProgressFn | None = None
+    width: int,
+    height: int,
+    pattern: Sequence[int],
+    progress: ProgressFn | None = None,
+    *,
+    blank_cell: int | None = None,
 ) -> tuple[np.ndarray, float]:
     """:func:`build_table` and its wall-clock seconds."""
     t0 = time.perf_counter()
-    table = build_table(width, height, pattern, progress)
+    table = build_table(width, height, pattern, progress, blank_cell=blank_cell)
     return table, time.perf_counter() - t0
 
 
 __all__ = [
     "AUTO_MAX_PLACEMENTS",
+    "NAMED_PARTITIONS",
     "PARTITIONS_4X4_BLANK0",
+    "PARTITIONS_5X5_BLANK0",
     "PREFERENCE_4X4",
     "UNREACHED",
     "Partition",
@@ -447,10 +615,13 @@ __all__ = [
     "build_memory_bytes",
     "build_partition",
     "build_table",
+    "free_region",
+    "map_table",
     "mask_dtype",
     "n_placements",
     "neighbour_table",
     "rank_placement",
+    "reference_map_table",
     "reference_table",
     "reflection_cells",
     "standard_partition",

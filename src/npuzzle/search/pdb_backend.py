@@ -5,8 +5,15 @@
 Table choice (:func:`choose_partition`): on a 4×4 the best partition whose tables are all on disk
 (7-8 > 6-6-3 > 5-5-5); if none is, the 6-6-3 tables are built on first use (seconds) and the user is told
 (through ``progress``, else a :class:`TableBuildWarning`). The 7-8 tables (about 0.6 GB) are built only
-when asked (``npuzzle pdb build --partition 7-8`` or ``partition="7-8"``). Other sizes use the ``auto``
-partition of :func:`npuzzle.heuristics.pdb.standard_partition`; 5×5's 6-6-6-6 is built only on request.
+when asked (``npuzzle pdb build --partition 7-8`` or ``partition="7-8"``). On a 5×5 with the goal's blank in
+a corner, Korf & Felner's 6-6-6-6 when built (``npuzzle pdb build --size 5x5 --partition 6-6-6-6``, about
+0.5 GB on disk, minutes on two cores), else the ``auto`` partition of
+:func:`npuzzle.heuristics.pdb.standard_partition`, as on other sizes.
+
+For callers that decide between exact and anytime solving: :func:`strongest_partition` names the partition
+an exact solve of a board should have, :func:`tables_built` says whether its file is there and
+:func:`build_hint` how to make it; ``solve_pdb(..., partition=NAME, build=False)`` solves with exactly those
+tables or raises :class:`~npuzzle.errors.TableMissingError` naming the command.
 """
 
 from __future__ import annotations
@@ -55,9 +62,40 @@ class TableBuildWarning(UserWarning):
     """A pattern database is being built on first use (it is cached on disk afterwards)."""
 
 
+#: Quality order of the named partitions by board size, best first (the goal's blank in a corner).
+PREFERENCE: dict[tuple[int, int], tuple[str, ...]] = {(4, 4): PREFERENCE_4X4, (5, 5): ("6-6-6-6",)}
+
+
 def partition_present(partition: Partition) -> bool:
     """True when ``partition``'s table file is in the cache (not checked further)."""
     return store.table_path(partition).is_file()
+
+
+def tables_built(partition: Partition) -> bool:
+    """True when ``partition``'s tables are in the cache (the file exists; it is verified when first loaded)."""
+    return partition_present(partition)
+
+
+def strongest_partition(width: int, height: int, blank_cell: int) -> Partition:
+    """The partition an exact solve should use: the best named one of this size whose tables are built, else
+    the best named one (7-8 on a 4×4, 6-6-6-6 on a 5×5, when the goal's blank is in a corner), else ``auto``."""
+    names = PREFERENCE.get((width, height), ())
+    corner = blank_cell in (0, width - 1, width * (height - 1), width * height - 1)
+    candidates = [standard_partition(width, height, blank_cell, name) for name in names] if corner else []
+    for candidate in candidates:
+        if partition_present(candidate):
+            return candidate
+    return candidates[0] if candidates else standard_partition(width, height, blank_cell, "auto")
+
+
+def build_hint(partition: Partition) -> str:
+    """How to build ``partition``'s tables, with the memory it takes: for messages."""
+    w, h = partition.width, partition.height
+    need = max(build_memory_bytes(w, h, k) for k in partition.sizes)
+    return (
+        f"run: {store.rebuild_command(partition)} ({partition.n_entries() / 2**20:,.0f} MB on disk, "
+        f"about {need / 2**30:,.1f} GB of memory while building)"
+    )
 
 
 def choose_partition(
@@ -73,11 +111,10 @@ def choose_partition(
         return partition
     if partition is not None and partition.strip().lower() not in ("", "auto"):
         return standard_partition(width, height, blank_cell, partition)
+    strongest = strongest_partition(width, height, blank_cell)
+    if partition_present(strongest):
+        return strongest
     if width == height == 4:
-        for name in PREFERENCE_4X4:
-            candidate = standard_partition(width, height, blank_cell, name)
-            if partition_present(candidate):
-                return candidate
         return standard_partition(width, height, blank_cell, FIRST_USE_PARTITION)
     return standard_partition(width, height, blank_cell, "auto")
 
@@ -91,8 +128,13 @@ def load_partition(
     build: bool = True,
     progress: ProgressFn | None = None,
     limits: Limits = NO_LIMITS,
+    deadline: float | None = None,
 ) -> PartitionTables:
-    """``partition``'s tables, memory-mapped (once per process); built first when missing and ``build``."""
+    """``partition``'s tables, memory-mapped (once per process); built first when missing and ``build``.
+
+    A build stops with :class:`~npuzzle.errors.SearchLimitExceeded` (and writes nothing) past ``deadline`` (a
+    :func:`time.monotonic` time; default: ``limits.max_seconds`` from now) or when it needs more memory than
+    ``limits.max_memory_mb``."""
     path = store.table_path(partition)
     try:
         stamp = path.stat().st_mtime_ns
@@ -110,8 +152,14 @@ def load_partition(
                 None,
                 "max_memory_mb",
             )
-    tables = store.load_or_build(partition, build=build, progress=progress)
-    _LOADED[path] = (path.stat().st_mtime_ns, tables)
+    if deadline is None and limits.max_seconds is not None:
+        deadline = time.monotonic() + limits.max_seconds
+    tables = store.load_or_build(partition, build=build, progress=progress, deadline=deadline)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = -1  # built in memory: the cache folder could not be written (store.TableCacheWarning)
+    _LOADED[path] = (stamp, tables)
     return tables
 
 
@@ -240,7 +288,10 @@ def solve_pdb(
             f"they are cached in {store.cache_dir()}",
             progress,
         )
-    tables = load_partition(chosen, build=build, progress=progress, limits=limits)
+    deadline = None
+    if limits.max_seconds is not None:
+        deadline = time.monotonic() + limits.max_seconds - (time.perf_counter() - t0)
+    tables = load_partition(chosen, build=build, progress=progress, limits=limits, deadline=deadline)
     use_reflect = chosen.reflectable() if reflect is None else (reflect and chosen.reflectable())
     prep = _prepare(tables, use_reflect)
     cells, stats = _run(canonical, blank_home, prep, limits, progress, t0)
@@ -254,6 +305,8 @@ def solve_pdb(
         heuristic=heuristic,
         stats=stats,
         metric="single",
+        lower_bound=len(cells),
+        suboptimality=1.0,
     )
 
 
@@ -387,11 +440,15 @@ def describe_tables(partition: Partition) -> dict[str, Any]:
 
 
 __all__ = [
+    "PREFERENCE",
     "TableBuildWarning",
+    "build_hint",
     "choose_partition",
     "describe_tables",
     "load_partition",
     "partition_present",
     "solve_canonical",
     "solve_pdb",
+    "strongest_partition",
+    "tables_built",
 ]
