@@ -122,6 +122,15 @@ def solve_command(
     max_memory_mb: MemoryOption = None,
     optimal: OptimalOption = False,
     json_output: JsonOption = False,
+    partition: Annotated[
+        str | None,
+        typer.Option(
+            "--partition",
+            help="With --algorithm pdb: the pattern databases to use (7-8, 6-6-3, 5-5-5 on 4x4, 6-6-6-6 on "
+            "5x5, auto); they must be built (`npuzzle pdb build`). Default: the best built.",
+            show_default=False,
+        ),
+    ] = None,
     show: Annotated[
         bool, typer.Option("--show", help="Draw every intermediate board, the tile about to move highlighted.")
     ] = False,
@@ -177,20 +186,30 @@ def solve_command(
         goal_board = load_goal(goal, start)
         from ..search.solver import solve
 
+        if partition is not None and algorithm != "pdb":
+            raise ValueError(f"--partition {partition} picks pattern databases: use it with --algorithm pdb")
         with live_reporter() as (progress, on_update):
-            solution = solve(
-                start,
-                goal_board,
-                algorithm=algorithm,
-                heuristic=heuristic,
-                weight=weight,
-                limits=limits,
-                metric=metric,
-                progress=progress,
-                optimal=optimal,
-                on_update=on_update,
-                interruptible=True,
-            )
+            if partition is not None:
+                from ..search.pdb_backend import solve_pdb
+
+                solution = solve_pdb(
+                    start, goal_board, limits=limits, metric=metric, progress=progress, partition=partition,
+                    build=False,
+                )  # fmt: skip
+            else:
+                solution = solve(
+                    start,
+                    goal_board,
+                    algorithm=algorithm,
+                    heuristic=heuristic,
+                    weight=weight,
+                    limits=limits,
+                    metric=metric,
+                    progress=progress,
+                    optimal=optimal,
+                    on_update=on_update,
+                    interruptible=True,
+                )
     except HANDLED as exc:
         fail(exc, json_output)
     except KeyboardInterrupt:  # before the first answer (after it, the best so far is printed)

@@ -42,7 +42,7 @@ from ..errors import TableCorruptError, TableMissingError
 from .pdb import Partition, PartitionTables, ProgressFn, build_partition
 
 MAGIC = b"NPUZPDB\x00"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: tables searched from the goal's blank cell (1: blank anywhere, refused)
 DATA_OFFSET = 4096  # the table starts on a page boundary
 SUFFIX = ".npdb"
 CHUNK = 1 << 24  # bytes per crc32 step (16 MiB)
@@ -244,7 +244,11 @@ def _lock(path: Path) -> Any:
 
 
 def load_or_build(
-    partition: Partition, *, build: bool = True, progress: ProgressFn | None = None
+    partition: Partition,
+    *,
+    build: bool = True,
+    progress: ProgressFn | None = None,
+    deadline: float | None = None,
 ) -> PartitionTables:
     """Load the tables, building them first if missing (and ``build``); a corrupt file is reported and rebuilt.
 
@@ -267,7 +271,7 @@ def load_or_build(
         except (TableMissingError, TableCorruptError):
             pass
         path.unlink(missing_ok=True)
-        write(partition, build_partition(partition, progress))
+        write(partition, build_partition(partition, progress, deadline=deadline))
     return load(partition)
 
 
