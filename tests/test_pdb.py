@@ -350,6 +350,7 @@ def test_solve_pdb_limits_and_metric() -> None:
     with pytest.raises(SearchLimitExceeded) as info:
         solve_pdb(hard, g, limits=Limits(max_nodes=5), partition="1-1-1-1-1-1-1-1")
     assert info.value.limit == "max_nodes" and info.value.stats is not None
+    assert 1 <= info.value.lower_bound <= solve_pdb(hard, g, limits=Limits()).length  # the IDA* threshold
     assert solve_pdb(g, g, limits=Limits()).length == 0
 
 

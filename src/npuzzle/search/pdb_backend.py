@@ -396,7 +396,7 @@ def _run(
                 prep.reflect, blank_cells, next_dir, saved, kids, kid_values, normal, hg, hm, idx, midx, regs, CHUNK_NODES,
             )  # fmt: skip
             deepest = max(deepest, int(regs[k.R_DEPTH]))
-            _check_limits(regs, limits, iterations, deepest, t0)
+            _check_limits(regs, limits, iterations, deepest, t0, bound)
             if status != k.RUNNING:
                 break
         if status == k.FOUND:
@@ -409,7 +409,11 @@ def _run(
             raise ProblemTooLargeError(f"no solution within {MAX_DEPTH} moves (is the state solvable?)")
 
 
-def _check_limits(regs: np.ndarray, limits: Limits, iterations: int, deepest: int, t0: float) -> None:
+def _check_limits(
+    regs: np.ndarray, limits: Limits, iterations: int, deepest: int, t0: float, bound: int
+) -> None:
+    """Raise :class:`SearchLimitExceeded` (with ``bound``, this iteration's threshold: a proven lower bound,
+    every shorter path was searched) when a limit is reached."""
     from .._kernels.pdb_idastar import R_NODES
 
     if limits.max_nodes is not None and regs[R_NODES] >= limits.max_nodes:
@@ -417,12 +421,14 @@ def _check_limits(regs: np.ndarray, limits: Limits, iterations: int, deepest: in
             f"PDB IDA* generated {int(regs[R_NODES]):,} nodes (max_nodes={limits.max_nodes:,})",
             _stats(regs, iterations, deepest, t0),
             "max_nodes",
+            bound,
         )
     if limits.max_seconds is not None and time.perf_counter() - t0 >= limits.max_seconds:
         raise SearchLimitExceeded(
             f"PDB IDA* ran {time.perf_counter() - t0:.1f} s (max_seconds={limits.max_seconds})",
             _stats(regs, iterations, deepest, t0),
             "max_seconds",
+            bound,
         )
 
 
