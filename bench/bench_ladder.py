@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -73,15 +74,19 @@ def sizes(sides: list[int], count: int, seconds: float) -> None:
         )
 
 
-def _timed_run(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """Seconds to the first line on stdout (the answer) and to the end, and that line."""
+def _timed_run(argv: list[str], env: dict[str, str]) -> tuple[float, float, float, str]:
+    """Seconds to the first line on stdout (the answer) and to the end, CPU seconds (user + system) of the
+    whole run (steadier than wall time on a busy machine), and that line."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     first = proc.stdout.readline()
     answered = time.perf_counter() - t
     proc.communicate()
-    return answered, time.perf_counter() - t, first.strip()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return answered, time.perf_counter() - t, cpu, first.strip()
 
 
 def first_run() -> None:
@@ -93,8 +98,11 @@ def first_run() -> None:
             ("second run, same board", README_BOARD, []),
             ("third run, Korf #88 relabelled", "0 15 2 12 11 14 13 9 5 1 3 8 7 10 6 4", []),
         ):
-            answered, ended, line = _timed_run([npuzzle, "solve", board, *extra], env)
-            print(f"{label}: answer after {answered:.1f} s, process ended after {ended:.1f} s: {line}")
+            answered, ended, cpu, line = _timed_run([npuzzle, "solve", board, *extra], env)
+            print(
+                f"{label}: answer after {answered:.1f} s, process ended after {ended:.1f} s "
+                f"(CPU {cpu:.1f} s, load {os.getloadavg()[0]:.1f}): {line}"
+            )
 
 
 def main() -> None:
