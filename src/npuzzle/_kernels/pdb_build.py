@@ -249,12 +249,12 @@ def expand_cells(
         stride0 = n_placements // n_cells
         stride1 = stride0 // (n_cells - 1)
         added = first = 0
-        for c in range(cell_lo, cell_hi):
+        for c in range(cell_lo, cell_hi):  # the same tasks as expand_cells_tasks, in order
             if phase == 0:
                 blocks = [(c * stride0, (c + 1) * stride0)]
             else:
-                blocks = [(c0 * stride0 + (c - (c0 < c)) * stride1,) * 2 for c0 in range(n_cells) if c0 != c]
-                blocks = [(lo, lo + stride1) for lo, _ in blocks]
+                starts = [c0 * stride0 + (c - 1 if c0 < c else c) * stride1 for c0 in range(n_cells) if c0 != c]
+                blocks = [(lo, lo + stride1) for lo in starts]
             for lo, hi in blocks:
                 a, f = expand_block(lo, hi, 1 if phase == 0 else 0, k if phase == 0 else 1, phase == 1, *args)
                 added += a
