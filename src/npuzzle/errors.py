@@ -14,7 +14,8 @@ The tree::
     │                                   an internal error (a damaged table, a bug), never the user's input
     └── TableError                      pattern-database store problems
         ├── TableMissingError           the table is not built; message names the command
-        └── TableCorruptError           checksum / header / size mismatch
+        ├── TableCorruptError           checksum / header / size mismatch
+        └── TableCacheError             the cache folder cannot hold the file (read-only, no room)
 
 Messages quote the offending input so a user can act on them.
 """
@@ -83,6 +84,10 @@ class TableCorruptError(TableError):
     """A pattern database file failed its header, size or checksum check."""
 
 
+class TableCacheError(TableError):
+    """A table cannot be saved: the cache folder is read-only, not a folder, or lacks room for the file."""
+
+
 __all__ = [
     "BoardFormatError",
     "GoalMismatchError",
@@ -92,6 +97,7 @@ __all__ = [
     "ProblemTooLargeError",
     "PuzzleError",
     "SearchLimitExceeded",
+    "TableCacheError",
     "TableCorruptError",
     "TableError",
     "TableMissingError",

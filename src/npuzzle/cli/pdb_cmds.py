@@ -70,16 +70,21 @@ def build(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from ..errors import TableCorruptError
     from ..heuristics import store
-    from ..heuristics.pdb import build_memory_bytes, build_partition
+    from ..heuristics.pdb import build_memory_bytes
 
     part = _partition(size, goal, blank_cell, partition)
     console = Console(stderr=True)
     path = store.table_path(part)
     if path.exists() and not force:
-        store.verify(path)
-        console.print(f"{part.label} tables for {part.width}x{part.height} already built: {path}")
-        return
+        try:
+            store.verify(path)
+        except TableCorruptError as exc:  # moved aside and rebuilt below
+            console.print(f"{exc}: rebuilding it")
+        else:
+            console.print(f"{part.label} tables for {part.width}x{part.height} already built: {path}")
+            return
     need = max(build_memory_bytes(part.width, part.height, k) for k in part.sizes)
     console.print(
         f"building {part.width}x{part.height} {part.label} (blank home {part.blank_cell}): "
@@ -96,8 +101,11 @@ def build(
         def progress(message: str, done: int, total: int) -> None:
             bar.update(task, description=message, completed=done, total=max(total, 1))
 
-        values = build_partition(part, progress)
-    store.write(part, values)
+        # the same lock as on-demand builds; a cache that cannot hold the file fails before any work
+        _, built = store.build_into_cache(part, progress=progress, force=force)
+    if not built:
+        console.print(f"{part.label} tables for {part.width}x{part.height} built meanwhile by another process: {path}")
+        return
     console.print(f"wrote {path} in {time.perf_counter() - t0:.1f} s")
 
 

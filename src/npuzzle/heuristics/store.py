@@ -14,21 +14,35 @@ File layout::
                     count, checksum (crc32 of the data)
     bytes 4096..    ``count`` uint8 entries: every group's table in turn (see PartitionTables), memory-mapped
 
-Files are written to a temporary name in the same folder and moved in place with ``os.replace``, under a
-``filelock`` lock so two processes building the same table do not both write it. On load the header and
-size are always checked; the crc32 of the data is checked once per file version (a ``.ok`` stamp records
-size, mtime and checksum of the last good check, so a warm start costs milliseconds). A corrupt or
-truncated file is reported with a warning naming it, deleted and rebuilt (or, when building is not allowed,
-raises :class:`~npuzzle.errors.TableCorruptError` naming the command that rebuilds it).
+Files are written to a temporary name in the same folder and moved in place with ``os.replace``. Every
+builder (on-demand builds and ``npuzzle pdb build`` alike, :func:`build_into_cache`) holds one ``filelock``
+lock per table, so two at once do not both work: the second waits, then finds the first one's file.
+
+On load the header and size are always checked, and the crc32 of the data once per process for each file
+version (device, inode, size, mtime): damage that keeps the size and modification time (bit rot, a ``cp -p``
+or ``rsync -a`` of a damaged copy) is caught by the next process that maps the file, before any search reads
+it. The cost is a sequential read: about 8 ms for the 11 MB of 6-6-3 and 0.4-0.7 s for the 0.6 GB of 7-8,
+next to seconds to minutes of building (see BENCHMARKS.md); the check reads the very mapping the search
+then uses (one open file), so what is checked is what is searched. A damaged file is reported with a
+warning naming it, moved aside to ``<name>.corrupt-<UTC time>`` (kept for inspection, not deleted) and
+rebuilt, or, when building is not allowed, raises :class:`~npuzzle.errors.TableCorruptError` naming the
+command that rebuilds it.
+
+A cache folder that cannot be written (read-only, not a folder, no room for the file) is detected before
+any building: on-demand builds then build in memory for the process with a :class:`TableCacheWarning`
+saying where tables could not be saved and how to set ``NPUZZLE_CACHE``; ``npuzzle pdb build``, whose whole
+point is the file, raises :class:`~npuzzle.errors.TableCacheError` at once.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
+import shutil
 import struct
+import tempfile
+import time
 import warnings
 import zlib
 from collections.abc import Iterator
@@ -38,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import TableCorruptError, TableMissingError
+from ..errors import TableCacheError, TableCorruptError, TableMissingError
 from .pdb import Partition, PartitionTables, ProgressFn, build_partition
 
 MAGIC = b"NPUZPDB\x00"
@@ -130,14 +144,22 @@ def _header(partition: Partition, count: int, crc: int) -> bytes:
     return block + b"\x00" * (DATA_OFFSET - len(block))
 
 
+class TableCacheWarning(UserWarning):
+    """The cache folder could not be written: tables were built in memory, for this process only."""
+
+
 def read_info(path: Path) -> TableInfo:
     """Parse and check a file's header and size; :class:`TableCorruptError` says what is wrong."""
     try:
-        size = path.stat().st_size
         with path.open("rb") as f:
+            size = os.fstat(f.fileno()).st_size
             head = f.read(DATA_OFFSET)
     except OSError as exc:
         raise TableCorruptError(f"{path}: cannot be read ({exc})") from None
+    return _parse_header(path, head, size)
+
+
+def _parse_header(path: Path, head: bytes, size: int) -> TableInfo:
     if len(head) < 12 or head[:8] != MAGIC:
         raise TableCorruptError(f"{path}: not a pattern database (bad magic)")
     (length,) = struct.unpack("<I", head[8:12])
@@ -167,50 +189,84 @@ def read_info(path: Path) -> TableInfo:
 
 
 def _stamp_path(path: Path) -> Path:
+    """The ``.ok`` stamp older versions wrote next to a table (no longer trusted; removed with the table)."""
     return path.with_name(path.name + ".ok")
 
 
-def _stamp_text(path: Path, crc: int) -> str:
-    st = path.stat()
-    return f"{st.st_size} {st.st_mtime_ns} {crc:08x}"
+#: Files whose crc32 passed in this process, by (device, inode, size, mtime in ns): each file version is
+#: read in full once per process. A new process starts empty, so damage that keeps the mtime is caught.
+_VERIFIED: set[tuple[int, int, int, int]] = set()
+
+
+def _open_checked(path: Path, *, force: bool = False) -> tuple[TableInfo, np.ndarray]:
+    """Header, size and crc32 of ``path`` checked through one open file, and the data memory-mapped from
+    that same file (so the bytes checked are the bytes searched). The crc32 is skipped when this process
+    already checked this file version, unless ``force``. Raises :class:`TableCorruptError`, or
+    ``FileNotFoundError`` when there is no file."""
+    with path.open("rb") as f:
+        st = os.fstat(f.fileno())
+        info = _parse_header(path, f.read(DATA_OFFSET), st.st_size)
+        values = np.memmap(f, dtype=np.uint8, mode="r", offset=DATA_OFFSET, shape=(info.count,))
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if force or key not in _VERIFIED:
+        actual = checksum(values)
+        if actual != info.checksum:
+            raise TableCorruptError(
+                f"{path}: damaged data (checksum {actual:08x}, header says {info.checksum:08x})"
+            )
+        _VERIFIED.add(key)
+    return info, values
 
 
 def verify(path: Path, *, force: bool = False) -> TableInfo:
-    """Check header, size and (unless a fresh ``.ok`` stamp says it was done) the data's crc32."""
-    info = read_info(path)
-    stamp = _stamp_path(path)
-    if not force:
-        try:
-            if stamp.read_text() == _stamp_text(path, info.checksum):
-                return info
-        except OSError:
-            pass
-    data = np.memmap(path, dtype=np.uint8, mode="r", offset=DATA_OFFSET, shape=(info.count,))
-    actual = checksum(data)
-    del data
-    if actual != info.checksum:
-        raise TableCorruptError(f"{path}: checksum {actual:08x}, header says {info.checksum:08x}")
-    with contextlib.suppress(OSError):  # a read-only cache is verified again next time
-        stamp.write_text(_stamp_text(path, info.checksum))
+    """Check header, size and the data's crc32 (once per process per file version, always with ``force``)."""
+    try:
+        info, _ = _open_checked(path, force=force)
+    except OSError as exc:
+        raise TableCorruptError(f"{path}: cannot be read ({exc})") from None
     return info
+
+
+def _missing(partition: Partition) -> TableMissingError:
+    return TableMissingError(
+        f"pattern databases {partition.label} for {partition.width}x{partition.height} "
+        f"(blank home {partition.blank_cell}) are not built; run: {rebuild_command(partition)}"
+    )
 
 
 def load(partition: Partition) -> PartitionTables:
     """Memory-map a verified file; :class:`TableMissingError` / :class:`TableCorruptError` otherwise."""
     path = table_path(partition)
-    if not path.exists():
-        raise TableMissingError(
-            f"pattern databases {partition.label} for {partition.width}x{partition.height} "
-            f"(blank home {partition.blank_cell}) are not built; run: {rebuild_command(partition)}"
-        )
     try:
-        info = verify(path)
+        info, values = _open_checked(path)
+    except (FileNotFoundError, NotADirectoryError):
+        raise _missing(partition) from None
+    except OSError as exc:
+        raise TableCorruptError(
+            f"{path}: cannot be read ({exc}); rebuild with: {rebuild_command(partition)}"
+        ) from None
     except TableCorruptError as exc:
         raise TableCorruptError(f"{exc}; rebuild with: {rebuild_command(partition)}") from None
     if info.partition != partition:
         raise TableCorruptError(f"{path}: header describes another partition; rebuild it")
-    values = np.memmap(path, dtype=np.uint8, mode="r", offset=DATA_OFFSET, shape=(info.count,))
     return PartitionTables(partition, values)
+
+
+def move_aside(path: Path) -> Path | None:
+    """Rename a damaged table to ``<name>.corrupt-<UTC time>`` (kept for inspection, never silently
+    deleted); ``None`` when it cannot be renamed."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    try:
+        os.replace(path, target)
+    except OSError:
+        return None
+    _stamp_path(path).unlink(missing_ok=True)
+    return target
 
 
 def write(partition: Partition, values: np.ndarray) -> Path:
@@ -230,8 +286,8 @@ def write(partition: Partition, values: np.ndarray) -> Path:
             f.write(memoryview(data))
             f.flush()
             os.fsync(f.fileno())
-        _stamp_path(path).unlink(missing_ok=True)
         os.replace(tmp, path)
+        _stamp_path(path).unlink(missing_ok=True)
     finally:
         tmp.unlink(missing_ok=True)
     return path
@@ -243,6 +299,146 @@ def _lock(path: Path) -> Any:
     return filelock.FileLock(str(path) + ".lock")
 
 
+def unwritable_reason(partition: Partition) -> str | None:
+    """Why ``partition``'s table could not be saved in the cache folder, or ``None`` when it can: the folder
+    is created if needed and a probe file written and removed (an honest test, also as root, where
+    permission bits alone say nothing), and the free space must hold the file."""
+    folder = table_path(partition).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"the folder cannot be created ({exc.strerror or exc})"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".npuzzle-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"the folder is not writable ({exc.strerror or exc})"
+    need = DATA_OFFSET + partition.n_entries()
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return None
+    if free < need:
+        return f"{free / 2**20:,.0f} MB free, the file needs {need / 2**20:,.0f} MB"
+    return None
+
+
+def _tell(progress: ProgressFn | None, message: str) -> None:
+    if progress is not None:
+        progress(message, 0, 0)
+
+
+def _in_memory(partition: Partition, reason: str, values: np.ndarray | None, progress: ProgressFn | None,
+               deadline: float | None) -> PartitionTables:  # fmt: skip
+    folder = table_path(partition).parent
+    warnings.warn(
+        f"cannot save pattern databases in {folder} ({reason}): the {partition.width}x{partition.height} "
+        f"{partition.label} tables are built in memory for this process only; set NPUZZLE_CACHE to a writable "
+        "folder to keep them",
+        TableCacheWarning,
+        stacklevel=4,
+    )
+    if values is None:
+        values = build_partition(partition, progress, deadline=deadline)
+    return PartitionTables(partition, values)
+
+
+def build_into_cache(
+    partition: Partition,
+    *,
+    progress: ProgressFn | None = None,
+    deadline: float | None = None,
+    force: bool = False,
+    fallback: bool = False,
+    damage: str | None = None,
+) -> tuple[PartitionTables, bool]:
+    """Build ``partition``'s tables and save them in the cache, holding the table's file lock, as every
+    builder does (on-demand builds and ``npuzzle pdb build``): a second builder waits, then finds the first
+    one's file and builds nothing. Returns ``(tables, built)``; ``built`` is false when a good file was there
+    (or appeared while waiting: also with ``force``, which otherwise rebuilds a good file). A damaged file
+    is reported, moved aside (:func:`move_aside`) and rebuilt.
+
+    The folder is checked before any work (:func:`unwritable_reason`; the lock file too): if the table
+    cannot be saved, ``fallback`` builds it in memory with a :class:`TableCacheWarning`, otherwise
+    :class:`~npuzzle.errors.TableCacheError` is raised at once. ``damage``: what the caller found wrong with
+    the file (reported if the file cannot be replaced).
+    """
+    path = table_path(partition)
+    reason = unwritable_reason(partition)
+    lock = None
+    if reason is None:
+        lock = _lock(path)
+        try:
+            before = path.stat()
+        except OSError:
+            before = None
+        try:
+            _acquire(lock, path, progress)
+        except OSError as exc:
+            reason = f"its lock file {path}.lock cannot be created ({exc.strerror or exc})"
+    if reason is not None or lock is None:
+        reason = reason or "no lock"
+        if not fallback:
+            raise TableCacheError(
+                f"cannot save pattern databases in {path.parent}: {reason}; set NPUZZLE_CACHE to a writable "
+                "folder with room for the file"
+            )
+        if damage is not None:
+            warnings.warn(
+                f"pattern database {path} is corrupt ({damage}); it cannot be replaced", stacklevel=3
+            )
+        return _in_memory(partition, reason, None, progress, deadline), True
+    try:
+        try:
+            now = path.stat()
+        except OSError:
+            now = None
+        changed = (
+            before is None
+            or now is None
+            or (now.st_ino, now.st_mtime_ns) != (before.st_ino, before.st_mtime_ns)
+        )
+        if now is not None and (not force or changed):
+            try:  # built by another process while we waited, or there all along
+                return load(partition), False
+            except TableMissingError:
+                pass
+            except TableCorruptError as exc:
+                aside = move_aside(path)
+                where = f"moved aside to {aside.name}" if aside is not None else "it could not be moved aside"
+                what = str(exc).split("; rebuild with:")[0].removeprefix(f"{path}: ")
+                warnings.warn(
+                    f"pattern database {path} is corrupt ({what}); {where}; rebuilding it", stacklevel=3
+                )
+        values = build_partition(partition, progress, deadline=deadline)
+        try:
+            write(partition, values)
+        except OSError as exc:
+            if not fallback:
+                raise TableCacheError(
+                    f"cannot save pattern databases in {path.parent}: {exc.strerror or exc}; set NPUZZLE_CACHE "
+                    "to a writable folder with room for the file"
+                ) from None
+            return _in_memory(
+                partition, f"writing failed: {exc.strerror or exc}", values, progress, deadline
+            ), True
+        return load(partition), True
+    finally:
+        lock.release()
+
+
+def _acquire(lock: Any, path: Path, progress: ProgressFn | None) -> None:
+    """Take ``lock``, saying so (through ``progress``) when another builder holds it."""
+    import filelock
+
+    try:
+        lock.acquire(timeout=0)
+    except filelock.Timeout:
+        _tell(progress, f"waiting for another process building {path.name}")
+        lock.acquire()
+
+
 def load_or_build(
     partition: Partition,
     *,
@@ -250,11 +446,11 @@ def load_or_build(
     progress: ProgressFn | None = None,
     deadline: float | None = None,
 ) -> PartitionTables:
-    """Load the tables, building them first if missing (and ``build``); a corrupt file is reported and rebuilt.
-
-    Concurrent builders serialise on a file lock: the second waits, then loads what the first wrote.
+    """Load the tables, building them first if missing (and ``build``); a damaged file is reported, moved
+    aside and rebuilt (:func:`build_into_cache`; in memory, with a warning, when the cache folder cannot be
+    written). Concurrent builders serialise on a file lock: the second waits, then loads what the first wrote.
     """
-    path = table_path(partition)
+    damage = None
     try:
         return load(partition)
     except TableMissingError:
@@ -263,16 +459,11 @@ def load_or_build(
     except TableCorruptError as exc:
         if not build:
             raise
-        warnings.warn(f"pattern database {path} is corrupt ({exc}); rebuilding it", stacklevel=2)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _lock(path):
-        try:  # another process may have built it while we waited
-            return load(partition)
-        except (TableMissingError, TableCorruptError):
-            pass
-        path.unlink(missing_ok=True)
-        write(partition, build_partition(partition, progress, deadline=deadline))
-    return load(partition)
+        damage = str(exc).split("; rebuild with:")[0]
+    tables, _ = build_into_cache(
+        partition, progress=progress, deadline=deadline, fallback=True, damage=damage
+    )
+    return tables
 
 
 def iter_tables() -> Iterator[Path]:
@@ -293,17 +484,21 @@ __all__ = [
     "DATA_OFFSET",
     "FORMAT_VERSION",
     "MAGIC",
+    "TableCacheWarning",
     "TableInfo",
+    "build_into_cache",
     "cache_dir",
     "checksum",
     "iter_tables",
     "load",
     "load_or_build",
+    "move_aside",
     "read_info",
     "rebuild_command",
     "remove",
     "table_name",
     "table_path",
+    "unwritable_reason",
     "verify",
     "write",
 ]
