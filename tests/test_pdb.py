@@ -177,6 +177,14 @@ def test_build_table_without_jit_equals_reference() -> None:
         "from npuzzle.heuristics.pdb import build_table, reference_table\n"
         "assert np.array_equal(build_table(3, 2, (0, 4)), reference_table(3, 2, (0, 4)))\n"
         "assert np.array_equal(build_table(5, 4, (2, 19)), reference_table(5, 4, (2, 19)))\n"  # uint32 masks
+        "from npuzzle._kernels import pdb_build\n"
+        "from npuzzle.heuristics import pdb\n"
+        "pdb_build.PARALLEL_MIN_PLACEMENTS = 0\n"  # the threaded kernel and map_table too
+        "assert np.array_equal(build_table(3, 3, (1, 3, 4), blank_cell=0), reference_table(3, 3, (1, 3, 4), 0))\n"
+        "a = build_table(3, 3, (0, 1, 2), blank_cell=4)\n"
+        "sym = pdb._symmetric_source(3, 3, 4, (6, 7, 8), [(0, 1, 2)])[1]\n"
+        "m = pdb.map_table(3, 3, a, (0, 1, 2), (6, 7, 8), sym)\n"
+        "assert np.array_equal(m, reference_table(3, 3, (6, 7, 8), 4))\n"
     )
     run_python(code, jit=False, timeout=120)
 
