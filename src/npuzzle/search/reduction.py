@@ -46,6 +46,7 @@ VARIANT_LAMS = (5, 6, 7)  # blank-walk weights a variant may use (of SCALE 8; 0 
 # Estimated moves per unit of Manhattan distance left, when variants of a line are compared by moves spent
 # now plus work left; about what the reduction spends per unit on big boards (bench/bench_anytime.py).
 WORK_PER_MANHATTAN = 2.7
+LINES_SHARE = 0.5  # of solve_reduction's time for choosing line variants; the rest smooths the answer
 
 
 def manhattan(values: Sequence[int] | np.ndarray, width: int, blank_home: int) -> int:
@@ -356,20 +357,34 @@ def quick_solution(board: Board, goal_board: Board, *, metric: str = "single") -
 
 
 def solve_reduction(board: Board, goal_board: Board, *, deadline: float, metric: str = "single") -> Solution:
-    """A shorter answer for a big board, returned by ``deadline`` (a :func:`time.monotonic` value): the
-    better of the quick answer and :func:`best_line_cells` (once the deadline is near, the remaining lines
-    take the first variant), so never longer than :func:`quick_solution`'s."""
+    """A shorter answer for a big board, returned by about ``deadline`` (a :func:`time.monotonic` value):
+    the better of the quick answer and :func:`best_line_cells` (given ``LINES_SHARE`` of the time; once
+    that is spent the remaining lines take the first variant), then shortened by
+    :func:`npuzzle.search.bounded.smooth` until the deadline. Never longer than :func:`quick_solution`'s."""
+    from .bounded import smooth
+
     t0 = time.perf_counter()
     values = _prepare(board, goal_board, metric)
     width, height, blank_home = board.width, board.height, goal_board.blank_cell
     quick = reduce_cells(values, width, height, blank_home, lam=QUICK_LAM)
-    best = best_line_cells(values, width, height, blank_home, deadline=deadline)
+    lines_deadline = time.monotonic() + LINES_SHARE * max(deadline - time.monotonic(), 0.0)
+    best = best_line_cells(values, width, height, blank_home, deadline=lines_deadline)
     start_blank = values.index(blank_home)
-    if len(cancel_inverses(start_blank, quick, len(quick))[0]) < len(
-        cancel_inverses(start_blank, best, len(best))[0]
-    ):
-        best = quick
-    return _solution(board, goal_board, values, best, metric, "reduction", t0, 1 + len(VARIANT_LAMS))
+    quick, n_quick = cancel_inverses(start_blank, quick, len(quick))
+    best, n_best = cancel_inverses(start_blank, best, len(best))
+    cells = (quick[:n_quick] if n_quick < n_best else best[:n_best]).tolist()
+    if time.monotonic() < deadline:
+        cells = smooth(values, width, height, blank_home, cells, deadline)
+    return _solution(
+        board,
+        goal_board,
+        values,
+        np.asarray(cells, dtype=np.int32),
+        metric,
+        "reduction",
+        t0,
+        1 + len(VARIANT_LAMS),
+    )
 
 
 __all__ = ["best_line_cells", "manhattan", "quick_solution", "reduce_cells", "solve_reduction"]
