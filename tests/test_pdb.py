@@ -532,3 +532,15 @@ def test_cli_solve_with_a_named_partition(capsys: pytest.CaptureFixture[str]) ->
     assert result["stats"]["generated"] > 0
     assert main(["solve", "8 6 7 / 2 5 4 / 3 0 1", "--algorithm", "pdb", "--partition", "3-3-2"]) != 0
     assert "pdb build" in capsys.readouterr().err
+
+
+def test_cli_pdb_build_respects_max_seconds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from npuzzle.cli import main
+    from npuzzle.heuristics import store
+
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path / "cache"))
+    p = standard_partition(5, 5, 0, "auto")
+    assert main(["pdb", "build", "--size", "5x5", "--goal", "blank-first", "--max-seconds", "0.01"]) == 3
+    assert not store.table_path(p).exists()
+    assert not [f for f in (tmp_path / "cache").glob("*") if f.name.endswith((".npdb", ".tmp"))]
+    assert main(["pdb", "build", "--size", "3x3", "--max-seconds", "nan"]) == 2

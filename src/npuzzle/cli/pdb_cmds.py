@@ -63,8 +63,17 @@ def build(
     blank_cell: BlankCellOpt = None,
     partition: PartitionOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if the file is present.")] = False,
+    max_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--max-seconds",
+            help="Give up after this many seconds (exit 3; nothing is written). Default: no limit.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Build a partition's tables into the cache (prints the memory it needs first)."""
+    import math
     import time
 
     from rich.console import Console
@@ -74,6 +83,9 @@ def build(
     from ..heuristics import store
     from ..heuristics.pdb import build_memory_bytes
 
+    if max_seconds is not None and not (math.isfinite(max_seconds) and max_seconds > 0):
+        raise ValueError(f"--max-seconds must be a positive number of seconds, got {max_seconds}")
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
     part = _partition(size, goal, blank_cell, partition)
     console = Console(stderr=True)
     path = store.table_path(part)
@@ -102,7 +114,7 @@ def build(
             bar.update(task, description=message, completed=done, total=max(total, 1))
 
         # the same lock as on-demand builds; a cache that cannot hold the file fails before any work
-        _, built = store.build_into_cache(part, progress=progress, force=force)
+        _, built = store.build_into_cache(part, progress=progress, force=force, deadline=deadline)
     if not built:
         console.print(f"{part.label} tables for {part.width}x{part.height} built meanwhile by another process: {path}")
         return
