@@ -377,6 +377,19 @@ def test_check_and_generate_shed_load_with_503(monkeypatch: pytest.MonkeyPatch) 
             assert seconds < 0.25  # at once, not after queueing
 
 
+def test_a_full_quick_lane_refuses_at_the_door_without_reading_the_body() -> None:
+    app = create_app(WebSettings(quick_slots=1, max_waiting=2))
+    app.state.lanes.admitted["quick"] = 3  # three checks in progress
+    receive = Chunks(count=1, size=100)
+    status, headers, body = _call(app, _scope([(b"content-length", b"100")]), receive)
+    assert status == 503 and json.loads(body)["kind"] == "ServerBusy"
+    assert headers["retry-after"] and receive.reads == 0
+    app.state.lanes.admitted["quick"] = 2  # one leaves: the next one is let in
+    status, _, _ = _call(app, _scope([]), Chunks(count=1, size=0))
+    assert status == 422  # admitted, read, and found empty
+    assert app.state.lanes.admitted["quick"] == 2  # and counted out again
+
+
 def test_quick_lane_gives_up_after_its_queue_time(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(web, "generate_board", lambda *a: time.sleep(0.5) or classic(3, 3))
     app = create_app(WebSettings(quick_slots=1, quick_queue_seconds=0.1))

@@ -69,7 +69,7 @@ from ..search.limits import Limits
 from ..solution import Solution
 from ..solvability import explain
 from .docs import add_offline_docs as _add_offline_docs
-from .guard import BodyLimit, SecurityHeaders, excerpt, shorten
+from .guard import BodyLimit, SecurityHeaders, excerpt, send_error, shorten
 from .schemas import (
     MAX_API_SIDE,
     BoardRequest,
@@ -194,34 +194,49 @@ class _Lanes:
             }
         return self.semaphores[lane]
 
-    async def acquire(self, lane: str) -> Callable[[object], None]:
-        """A slot of ``lane``, or :class:`ServerBusy`; returns the function that gives the slot back."""
-        slots = {
+    def slots(self, lane: str) -> int:
+        return {
             "light": self.settings.light_slots,
             "heavy": self.settings.heavy_slots,
             "quick": self.settings.quick_slots,
         }[lane]
-        admitted = self.admitted.get(lane, 0)  # running or waiting in this lane
+
+    def admit(self, lane: str) -> None:
+        """Count one more request in ``lane``, or :class:`ServerBusy` when it holds its slots' worth plus
+        ``max_waiting`` already; the caller calls :meth:`leave` when that request is over."""
+        slots, admitted = self.slots(lane), self.admitted.get(lane, 0)  # running or waiting in this lane
         if admitted >= slots + self.settings.max_waiting:
             raise ServerBusy(
                 f"the {lane} lane is full ({slots} running, {admitted - slots} waiting); try again shortly"
             )
+        self.admitted[lane] = admitted + 1
+
+    def leave(self, lane: str) -> None:
+        self.admitted[lane] -= 1
+
+    async def acquire(self, lane: str, admit: bool = True) -> Callable[[object], None]:
+        """A slot of ``lane``, or :class:`ServerBusy`; returns the function that gives the slot back.
+        ``admit=False``: the request was admitted (counted) already, at the door (:class:`QuickAdmission`)."""
+        if admit:
+            self.admit(lane)
         wait = self.settings.quick_queue_seconds if lane == "quick" else self.settings.queue_seconds
         semaphore = self.semaphore(lane)
-        self.admitted[lane] = admitted + 1
         try:
             async with asyncio.timeout(wait):
                 await semaphore.acquire()
         except TimeoutError:
-            self.admitted[lane] -= 1
+            if admit:
+                self.leave(lane)
             raise ServerBusy(f"all {lane} slots stayed busy for {wait:g} s; try again shortly") from None
         except BaseException:  # the request was cancelled while it waited
-            self.admitted[lane] -= 1
+            if admit:
+                self.leave(lane)
             raise
 
         def release(_: object = None) -> None:
             semaphore.release()
-            self.admitted[lane] -= 1
+            if admit:
+                self.leave(lane)
 
         return release
 
@@ -240,7 +255,7 @@ class _Lanes:
 
     async def quick(self, fn: Callable[[], T]) -> T:
         """Run a millisecond job (check, generate, layouts) off the event loop in the quick lane."""
-        release = await self.acquire("quick")
+        release = await self.acquire("quick", admit=False)
         future = asyncio.get_running_loop().run_in_executor(self.quick_pool(), fn)
         future.add_done_callback(release)  # held until the job ends, client or not
         return await asyncio.shield(future)
@@ -250,6 +265,33 @@ class _Lanes:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
         self.executor = self.quick_executor = None
+
+
+class QuickAdmission:
+    """Admission to the quick lane at the door, before the body is read or parsed: under a flood of checks
+    the event loop itself is the bottleneck (parsing, validating, answering), so counting requests only once
+    they reach the lane would let every one in and make them all slow. A request to a quick path beyond
+    ``quick_slots + max_waiting`` in progress gets a 503 at once, for the price of a few bytes."""
+
+    PATHS = frozenset({"/api/check", "/api/generate", "/api/layouts"})
+
+    def __init__(self, app: Any, lanes: _Lanes) -> None:
+        self.app = app
+        self.lanes = lanes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("path") not in self.PATHS:
+            await self.app(scope, receive, send)
+            return
+        try:
+            self.lanes.admit("quick")
+        except ServerBusy as exc:
+            await send_error(send, 503, str(exc), "ServerBusy", {"Retry-After": "2"})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.lanes.leave("quick")
 
 
 class PathCache:
@@ -512,6 +554,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.add_exception_handler(Exception, _unexpected_response)
     # outermost first: headers on every answer, then the body cap before anything reads the body
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, read_seconds=settings.body_seconds)
+    app.add_middleware(QuickAdmission, lanes=lanes)  # before the body is read
     app.add_middleware(SecurityHeaders)
     _add_offline_docs(app)
 
