@@ -164,7 +164,9 @@ def choose(page: Any, select: str, value: str, *, confirm: bool = True) -> None:
     if page.input_value(select) != value:
         page.select_option(select, value)
         page.wait_for_timeout(50)
-        if confirm and page.is_visible("#confirm"):
+        if page.is_visible("#confirm"):
+            if not confirm:
+                return  # the question stays open for the caller
             page.click("#confirm-new")
     if drawer:
         page.click("#panel-close")
@@ -419,10 +421,13 @@ def test_settings_change_asks_first_and_undo_brings_the_game_back(page: Any) -> 
     page.wait_for_selector("#confirm[open]")
     assert "ends this 4×4 game (2 moves" in page.inner_text("#confirm")
     page.click("#confirm-keep")
+    page.wait_for_function("document.getElementById('status').textContent === 'Kept your game'")
     assert size_of(page) == (4, 4) and tiles_of(page) == kept and moves(page) == count
     page.select_option("#difficulty", "easy")
     page.wait_for_selector("#confirm[open]")
     page.keyboard.press("Escape")  # Escape keeps the game too
+    page.wait_for_selector("#confirm", state="hidden")
+    page.wait_for_function("document.getElementById('difficulty').value === 'hard'")
     assert page.input_value("#difficulty") == "hard" and tiles_of(page) == kept
     page.select_option("#width", "5")
     page.click("#confirm-new")
@@ -698,4 +703,5 @@ def test_full_session_at_every_viewport_and_size(
     choose(other, "#width", str(2 if width != 2 else 3), confirm=False)
     other.wait_for_selector("#confirm[open]")
     other.click("#confirm-keep")
+    other.wait_for_function("document.getElementById('status').textContent === 'Kept your game'")
     assert size_of(other) == (width, height)
