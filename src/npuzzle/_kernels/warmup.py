@@ -1,7 +1,8 @@
 """Compile every search kernel by running each once on a tiny board (``npuzzle warmup``).
 
 With ``cache=True`` the machine code lands next to the sources, so later processes start fast. Pattern
-database kernels compile when their tables are first used (``npuzzle pdb build`` or a 4×4 solve).
+database kernels compile when their tables are first used (``npuzzle pdb build`` or a 4×4 solve); the
+anytime ladder's solvers for bigger boards compile in the last step.
 """
 
 from __future__ import annotations
@@ -65,7 +66,22 @@ def warmup() -> dict[str, float]:
     t0 = time.perf_counter()
     warmup_generate()
     timings["generate"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    _warm_anytime()
+    timings["anytime ladder"] = time.perf_counter() - t0
     return timings
+
+
+def _warm_anytime() -> None:
+    """The kernels the anytime ladder reaches on boards over 16 cells (the quick reducer, the bounded and
+    reduction solvers): a 5×5 and a 10×10 scrambled by a short walk, briefly."""
+    anytime = importlib.import_module("npuzzle.search.anytime")
+    goals = importlib.import_module("npuzzle.goals")
+    generate = importlib.import_module("npuzzle.generate")
+    for side in (5, 10):
+        target = goals.classic(side, side)
+        start = generate.generate(target, "walk", moves=60, seed=1)[0]
+        anytime.solve_anytime(start, target, seconds=0.3)
 
 
 __all__ = ["warmup"]
