@@ -17,6 +17,9 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import select
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -54,8 +57,42 @@ def local_executor(n_jobs: int | None = None) -> Iterator[Executor]:
     """A process pool of ``n_jobs`` workers (default: the usable cores) safe with numba's parallel kernels."""
     workers = n_jobs or default_workers()
     context = multiprocessing.get_context(start_method())
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=watch_parent, initargs=(os.getpid(),)
+    ) as pool:
         yield pool
+
+
+def watch_parent(parent_pid: int, poll_seconds: float = 1.0) -> None:
+    """Pool-worker initializer: end this worker as soon as process ``parent_pid`` is gone.
+
+    A worker started by the fork server is not the batch process's child: when that process is killed
+    (``kill -9``, the OOM killer) nothing else would stop its workers, and each resumed run would add more.
+    Linux watches a pidfd (immune to pid reuse); elsewhere the pid is polled.
+    """
+    try:
+        pidfd = os.pidfd_open(parent_pid)  # type: ignore[attr-defined]
+    except (AttributeError, OSError):
+        pidfd = None
+
+    def gone() -> bool:
+        if pidfd is not None:
+            return bool(select.select([pidfd], [], [], poll_seconds)[0])
+        time.sleep(poll_seconds)
+        try:
+            os.kill(parent_pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:  # the pid now belongs to another user's process
+            return True
+        return False
+
+    def watch() -> None:
+        while not gone():
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="npuzzle-watch-parent", daemon=True).start()
 
 
 def prepare_tables(job: SolveJob) -> None:
@@ -153,4 +190,4 @@ def _run_on(
             future.cancel()
 
 
-__all__ = ["default_workers", "local_executor", "prepare_tables", "run_batch", "start_method"]
+__all__ = ["default_workers", "local_executor", "prepare_tables", "run_batch", "start_method", "watch_parent"]

@@ -103,15 +103,29 @@ def solve_batch(
             read_lines(stream), size=size, goal=goal, blank=blank, algorithm=algorithm, limits=limits
         )
         if output is None:
-            for job, result in run_batch(job_stream, n_jobs=jobs, ordered=True):
-                typer.echo(json.dumps(result))
-                summary.add(job, result.get("error_type"), result.get("error"))
+            try:
+                for job, result in run_batch(job_stream, n_jobs=jobs, ordered=True):
+                    typer.echo(json.dumps(result))
+                    summary.add(job, result.get("error_type"), result.get("error"))
+            except BrokenPipeError:  # the reader left (| head): stop quietly, as other Unix tools do
+                _silence_stdout()
+                return summary.exit_code()
         else:
             _solve_into(output, job_stream, jobs, summary)
     hint = summary.hint()
     if hint:
         typer.echo(f"npuzzle: {hint}", err=True)
     return summary.exit_code()
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so the interpreter's final flush does not fail again."""
+    import os
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _solve_into(output: str, job_stream: Any, jobs: int | None, summary: BatchSummary) -> None:
