@@ -18,8 +18,9 @@ The ladder, for a board of ``n`` cells:
    multi-tile tables; pattern databases on a 4×4 when their tables are on disk (then before the quick
    answer: they usually prove the optimum in well under a second), or built first when the budget allows
    it; bidirectional BFS up to 12 cells), then on bigger boards the bounded-suboptimal solver
-   (:mod:`npuzzle.search.bounded`) or the reduction solver (:func:`npuzzle.search.reduction.solve_reduction`),
-   and weighted A* with falling weights where neither applies. Each step that fails still proves something:
+   (:mod:`npuzzle.search.bounded`, also after a failed exact search on smaller boards) or the reduction
+   solver (:func:`npuzzle.search.reduction.solve_reduction`), and weighted A* with falling weights where
+   neither applies. Each step that fails still proves something:
    an IDA* threshold reached, or ``ceil(length / w)`` for an answer within ``w`` × optimal.
 
 ``optimal`` is true only when proven (an exact search finished, or the length equals the lower bound).
@@ -434,27 +435,39 @@ class _Ladder:
                 continue
             self.offer(found, factor=weight)
 
+    def bounded(self) -> bool:
+        """Shorter answers from the bounded-suboptimal solver until the deadline, where it supports this
+        board; returns whether it did."""
+        try:
+            from . import bounded
+        except ImportError:
+            return False
+        if not bounded.supports(self.width, self.height, self.metric) or self.left() <= 0:
+            return False
+        self.begin("bounded-suboptimal search")
+        best_length = None if self.best is None else self.best.length
+        for found in bounded.improving_solutions(
+            self.board, self.goal, deadline=self.deadline, best_length=best_length, metric=self.metric
+        ):
+            self.offer(found)
+            if self.done():
+                break
+        return True
+
+    def improve(self) -> None:
+        """After exact search failed on a board of up to 16 cells: the bounded solver, else weighted A*."""
+        if not self.bounded():
+            self.weighted()
+
     def bigger(self) -> None:
         """Boards over 16 cells: a short exact try when the bound is small, then the improving solvers."""
         if self.lower_bound <= SHALLOW_BOUND and self.left() > 0:
             self.exact_idastar(min(SHALLOW_SHARE * self.left(), SHALLOW_SECONDS))
             if self.done():
                 return
-        used_bounded = False
-        try:
-            from . import bounded
-        except ImportError:
-            bounded = None  # type: ignore[assignment]
-        if bounded is not None and bounded.supports(self.width, self.height, self.metric):
-            used_bounded = True
-            self.begin("bounded-suboptimal search")
-            best_length = None if self.best is None else self.best.length
-            for found in bounded.improving_solutions(
-                self.board, self.goal, deadline=self.deadline, best_length=best_length, metric=self.metric
-            ):
-                self.offer(found)
-                if self.done():
-                    return
+        used_bounded = self.bounded()
+        if self.done():
+            return
         if not used_bounded and self.n > WEIGHTED_CELLS and self.left() > 0:
             try:
                 from .reduction import solve_reduction
@@ -480,14 +493,14 @@ class _Ladder:
                 self.exact_pdb(prepared, self.left() * (1 - WEIGHTED_RESERVE))
                 if not self.done():
                     self.quick()
-                    self.weighted()
+                    self.improve()
                 return self.result()
             self.quick()
             if not self.done() and self.left() > 0:
                 if self.n <= EXACT_CELLS:
                     self.exact()
                     if not self.done() and self.left() > 0:
-                        self.weighted()
+                        self.improve()
                 else:
                     self.bigger()
         except KeyboardInterrupt:
