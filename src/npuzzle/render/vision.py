@@ -28,7 +28,8 @@ Confidence
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,7 @@ from ..board import Board
 from ..errors import PuzzleError
 from ..goals import blank_at
 from .image import PictureError, cell_boxes, check_picture_size, load_picture
+from .locate import Axis, Grid, GridNotFoundError, locate_grid
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -45,6 +47,8 @@ FEATURE_SIDE = 16  # pixels per side of each cell's thumbnail; 16² × 3 colour 
 TRIM = 0.12  # share of each cell side ignored at every edge
 AMBIGUOUS_MARGIN = 0.012  # RMS (0..1 colour units): a reading this close to another is a guess
 CONFIDENCE_SCALE = 0.02  # RMS at which confidence is 0.5
+MISMATCH_RMS = 0.12  # mean RMS (0..1) of matched tiles above which the reference does not fit the tiles
+MIN_CONFIDENCE = 0.5  # a cell read with less confidence than this is a guess
 FORBIDDEN = 1e6  # cost of an assignment that must not happen (far above any RMS, which is <= 1)
 
 
@@ -76,6 +80,8 @@ class ScreenshotReading:
     confidence: tuple[float, ...]
     missing: int
     ambiguous: tuple[tuple[int, ...], ...] = ()
+    kind: str = "picture"  # "picture" (matched against a reference) or "numbers" (read by OCR)
+    grid: Grid | None = field(default=None, compare=False)  # where the cells were cut, if located
 
     @property
     def blank_cell(self) -> int:
@@ -92,13 +98,22 @@ class ScreenshotReading:
         }
 
 
-def cell_features(image: PILImage.Image, width: int, height: int, trim: float = TRIM) -> np.ndarray:
-    """``(width * height, FEATURE_SIDE² × 3)`` float64 thumbnails (0..1) of the inner part of each cell."""
+def cell_features(
+    image: PILImage.Image,
+    width: int,
+    height: int,
+    trim: float = TRIM,
+    boxes: Sequence[tuple[float, float, float, float]] | None = None,
+) -> np.ndarray:
+    """``(width * height, FEATURE_SIDE² × 3)`` float64 thumbnails (0..1) of the inner part of each cell
+    (cells cut from ``boxes`` if given, else an even split of the whole image)."""
     import numpy as np
     from PIL import Image
 
     out = np.empty((width * height, FEATURE_SIDE * FEATURE_SIDE * 3))
-    for cell, (x0, y0, x1, y1) in enumerate(cell_boxes(image.width, image.height, width, height)):
+    if boxes is None:
+        boxes = cell_boxes(image.width, image.height, width, height)
+    for cell, (x0, y0, x1, y1) in enumerate(boxes):
         tx, ty = (x1 - x0) * trim, (y1 - y0) * trim
         thumb = image.resize(
             (FEATURE_SIDE, FEATURE_SIDE), Image.Resampling.BOX, box=(x0 + tx, y0 + ty, x1 - tx, y1 - ty)
@@ -182,33 +197,38 @@ def _match_global_stats(shot: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return ((s - mean_s) * gain + mean_r).reshape(shot.shape)  # type: ignore[no-any-return]
 
 
-def read_screenshot(
-    screenshot: str | Path | PILImage.Image,
-    width: int,
-    height: int,
-    reference: str | Path | PILImage.Image,
-    *,
-    strict: bool = True,
-    blank_cell: int | None = None,
-) -> ScreenshotReading:
-    """Read the arrangement of a ``width`` × ``height`` picture puzzle from ``screenshot``.
+class ReadingError(PictureError):
+    """A screenshot was read, but the reading is not one to stand behind; the message names the likely cause."""
 
-    ``reference`` is the original picture or a screenshot of the solved puzzle, cropped like ``screenshot``
-    (the two may differ in scale). ``blank_cell`` (0-based) tells where the hole is if it is known.
-    Raises :class:`AmbiguousTilesError` when some tiles cannot be told apart (``strict=False`` returns the
-    best guess with the doubtful cells in ``ambiguous``), :class:`PictureError` for unusable images.
-    """
+
+class ReferenceMismatchError(ReadingError):
+    """The tiles do not look like pieces of the reference picture."""
+
+
+class NumbersUnreadableError(ReadingError):
+    """The numbers on numbered tiles could not all be read, or do not fit the board."""
+
+
+class UnsolvableReadingError(ReadingError):
+    """The board read cannot reach its goal: some tiles were surely misread."""
+
+
+def _even_grid(image: PILImage.Image, width: int, height: int) -> Grid:
+    """The whole image cut evenly into ``width`` × ``height`` cells (a screenshot cropped to the board)."""
+    pw, ph = image.width / width, image.height / height
+    return Grid(Axis(0.0, pw, pw, width), Axis(0.0, ph, ph, height))
+
+
+def _match_reference(
+    image: PILImage.Image, grid: Grid, ref_image: PILImage.Image, blank_cell: int | None
+) -> tuple[ScreenshotReading, float]:
+    """The global assignment of the cells of ``grid`` to the reference's pieces, and the mean RMS of the
+    matched tiles (0..1: how alike the tiles and their pieces are after the brightness fit)."""
     import numpy as np
 
-    shot_image = load_picture(screenshot, "screenshot")
-    ref_image = load_picture(reference, "reference picture")
-    check_picture_size(shot_image, width, height, "screenshot")
-    check_picture_size(ref_image, width, height, "reference picture")
+    width, height = grid.width, grid.height
     n = width * height
-    if blank_cell is not None and not 0 <= blank_cell < n:
-        raise PictureError(f"blank cell {blank_cell} is outside a {width}x{height} board (0..{n - 1})")
-
-    raw = cell_features(shot_image, width, height)
+    raw = cell_features(image, width, height, boxes=grid.cell_boxes())
     ref = cell_features(ref_image, width, height)
     shot = _match_global_stats(raw, ref)
     columns, _ = _solve(_cost_matrix(shot, ref, blank_cell))
@@ -222,12 +242,180 @@ def read_screenshot(
     tiles = [0 if cell == hole else int(columns[cell]) + 1 for cell in range(n)]
     board = Board(tiles, width, height, blank=0)
     goal = blank_at(width, height, missing)
-
+    matched = [float(cost[cell, columns[cell]]) for cell in range(n) if cell != hole]
     confidence, groups = _confidence(cost, columns, total)
-    reading = ScreenshotReading(board, goal, confidence, missing, groups)
-    if groups and strict:
-        raise AmbiguousTilesError(_ambiguity_message(groups, width), groups, reading)
+    return ScreenshotReading(board, goal, confidence, missing, groups, "picture", grid), float(np.mean(matched))
+
+
+def _layouts(
+    image: PILImage.Image, width: int | None, height: int | None, exact: bool
+) -> tuple[list[Grid], GridNotFoundError | None]:
+    """Where the cells may be: the grid located in ``image`` and, when the size is known, the even split of
+    the whole image (``exact``: the image is known to be cropped to the board, so only the even split)."""
+    grids: list[Grid] = []
+    problem = None
+    if width is not None and height is not None:
+        check_picture_size(image, width, height, "screenshot")
+        grids.append(_even_grid(image, width, height))
+    if not exact:
+        try:
+            grids.insert(0, locate_grid(image, width, height))
+        except GridNotFoundError as exc:
+            problem = exc
+    return grids, problem
+
+
+def read_screenshot(
+    screenshot: str | Path | PILImage.Image,
+    width: int | None = None,
+    height: int | None = None,
+    reference: str | Path | PILImage.Image | None = None,
+    *,
+    strict: bool = True,
+    blank_cell: int | None = None,
+    crop: tuple[int, int, int, int] | None = None,
+    exact: bool = False,
+) -> ScreenshotReading:
+    """Read the arrangement of a sliding puzzle from ``screenshot`` (a whole game window, or the board).
+
+    The tile grid is located in the screenshot (or in ``crop`` = ``(x, y, width, height)`` of it); its size is
+    inferred unless ``width`` and ``height`` are given. With a ``reference`` (the original picture, or a
+    screenshot of the solved puzzle cropped to the board) the tiles are matched to its pieces; without one the
+    tiles' numbers are read by OCR (:mod:`npuzzle.render.ocr`). ``blank_cell`` (0-based) tells where the hole
+    is if it is known; ``exact`` says the screenshot (or crop) is exactly the board, cut evenly.
+
+    Refuses rather than guesses, with the likely cause in the message: :class:`GridNotFoundError` (no grid:
+    give ``--crop``/``--size``), :class:`ReferenceMismatchError` (wrong reference, size or crop),
+    :class:`NumbersUnreadableError` (numbers missing, repeated or illegible: size, crop, blur, or picture tiles
+    without a reference), :class:`UnsolvableReadingError`, :class:`AmbiguousTilesError` (tiles too alike:
+    ``strict=False`` returns the best guess with the doubtful cells in ``ambiguous``).
+    """
+    if (width is None) != (height is None):
+        raise PictureError("give both the width and the height of the board, or neither")
+    image = load_picture(screenshot, "screenshot")
+    if crop is not None:
+        x, y, w, h = crop
+        if w < 1 or h < 1 or x < 0 or y < 0 or x + w > image.width or y + h > image.height:
+            raise PictureError(
+                f"crop {x},{y},{w},{h} is not inside the {image.width}x{image.height} screenshot"
+            )
+        image = image.crop((x, y, x + w, y + h))
+    grids, problem = _layouts(image, width, height, exact)
+    if not grids:
+        assert problem is not None
+        raise problem
+    if reference is not None:
+        reading = _read_with_reference(image, grids, reference, blank_cell)
+    else:
+        reading = _read_numbers(image, grids[0] if problem is None else None, problem, width, height)
+    if crop is not None and reading.grid is not None:
+        reading = replace(reading, grid=reading.grid.shifted(crop[0], crop[1]))
+    n = reading.board.width * reading.board.height
+    if strict and (reading.ambiguous or min(reading.confidence) < MIN_CONFIDENCE):
+        groups = reading.ambiguous or ((int(min(range(n), key=reading.confidence.__getitem__)),),)
+        raise AmbiguousTilesError(_ambiguity_message(groups, reading.board.width), groups, reading)
+    if strict or not reading.ambiguous:  # an accepted guess may be unsolvable; the solver then says so
+        _check_solvable(reading)
     return reading
+
+
+def _read_with_reference(
+    image: PILImage.Image, grids: list[Grid], reference: str | Path | PILImage.Image, blank_cell: int | None
+) -> ScreenshotReading:
+    ref_image = load_picture(reference, "reference picture")
+    best: tuple[float, ScreenshotReading] | None = None
+    for grid in grids:
+        check_picture_size(ref_image, grid.width, grid.height, "reference picture")
+        n = grid.width * grid.height
+        if blank_cell is not None and not 0 <= blank_cell < n:
+            raise PictureError(f"blank cell {blank_cell} is outside a {grid.width}x{grid.height} board "
+                               f"(0..{n - 1})")
+        reading, mismatch = _match_reference(image, grid, ref_image, blank_cell)
+        if best is None or mismatch < best[0]:
+            best = (mismatch, reading)
+    assert best is not None
+    mismatch, reading = best
+    if mismatch > MISMATCH_RMS:
+        size = f"{reading.board.width}x{reading.board.height}"
+        raise ReferenceMismatchError(
+            f"the tiles do not look like pieces of the reference picture (mean difference {mismatch:.2f}, "
+            f"over {MISMATCH_RMS} is no match) when cut as a {size} board: check that --reference is this "
+            "puzzle's picture, that --size is right, and that --crop (if given) frames the board"
+        )
+    return reading
+
+
+def _read_numbers(
+    image: PILImage.Image,
+    grid: Grid | None,
+    problem: GridNotFoundError | None,
+    width: int | None,
+    height: int | None,
+) -> ScreenshotReading:
+    from .ocr import read_numbers
+
+    if grid is None:
+        assert problem is not None
+        raise problem
+    n = grid.width * grid.height
+    cells = [image.crop(tuple(round(v) for v in box)) for box in grid.cell_boxes()]  # type: ignore[misc]
+    got = read_numbers(cells)
+    size = f"{grid.width}x{grid.height}"
+    legible = [v for v in got.numbers if v is not None]
+    if len(legible) < (n - 1) / 2:
+        raise NumbersUnreadableError(
+            f"found a {size} grid but no numbers on most of its tiles ({len(legible)} of {n - 1} read): for "
+            "picture tiles give the original picture with --reference; for numbered tiles check --size and "
+            "--crop, or use a sharper screenshot"
+        )
+    if len(got.empty) != 1:
+        where = "no empty cell" if not got.empty else f"{len(got.empty)} empty cells {list(got.empty)}"
+        raise NumbersUnreadableError(
+            f"found {where} in a {size} grid (one is expected): check --size and --crop (cells 0-based)"
+        )
+    wanted = set(range(1, n))
+    counts: dict[int, list[int]] = {}
+    for cell, value in enumerate(got.numbers):
+        if value is not None:
+            counts.setdefault(value, []).append(cell)
+    out_of_range = sorted(v for v in counts if v not in wanted)
+    repeated = {v: cells for v, cells in counts.items() if len(cells) > 1}
+    unread = [c for c, v in enumerate(got.numbers) if v is None and c not in got.empty]
+    missing = sorted(wanted - set(counts))
+    if out_of_range and all(v > n - 1 for v in out_of_range) and len(out_of_range) == len(missing):
+        raise NumbersUnreadableError(
+            f"read numbers up to {max(out_of_range)} on a {size} grid (tiles 1..{n - 1}): the board is bigger "
+            "than the grid found; give --size and --crop"
+        )
+    if out_of_range or repeated or unread or missing:
+        parts = []
+        if unread:
+            parts.append(f"cells {unread} illegible")
+        if repeated:
+            parts.append("; ".join(f"{v} read on cells {c}" for v, c in sorted(repeated.items())))
+        if out_of_range:
+            parts.append(f"numbers {out_of_range} do not belong on a {size} board")
+        if missing:
+            parts.append(f"numbers {missing} not found")
+        raise NumbersUnreadableError(
+            f"could not read every number on the {size} grid ({'; '.join(parts)}; cells 0-based): use a sharper "
+            "or larger screenshot, or check --size and --crop"
+        )
+    hole = got.empty[0]
+    tiles = [0 if cell == hole else int(got.numbers[cell] or 0) for cell in range(n)]
+    board = Board(tiles, grid.width, grid.height, blank=0)
+    goal = blank_at(grid.width, grid.height, n - 1)
+    return ScreenshotReading(board, goal, got.confidence, n - 1, (), "numbers", grid)
+
+
+def _check_solvable(reading: ScreenshotReading) -> None:
+    from ..solvability import is_solvable
+
+    if not is_solvable(reading.board, reading.goal):
+        raise UnsolvableReadingError(
+            "the board read cannot reach its goal (the other parity class), so some tiles must be misread; "
+            "check --size, --crop and --reference, or the screenshot is not of a sliding puzzle dealt fairly"
+        )
 
 
 def _confidence(
@@ -273,7 +461,11 @@ __all__ = [
     "FEATURE_SIDE",
     "TRIM",
     "AmbiguousTilesError",
+    "NumbersUnreadableError",
+    "ReadingError",
+    "ReferenceMismatchError",
     "ScreenshotReading",
+    "UnsolvableReadingError",
     "cell_features",
     "read_screenshot",
 ]

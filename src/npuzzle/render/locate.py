@@ -1,0 +1,377 @@
+"""Finding the tile grid of a sliding puzzle in a whole screenshot (window chrome, frame, margins, gaps).
+
+Model
+    Along each axis the board is ``n`` tiles of side ``t`` repeated every ``p`` pixels (``p - t`` is the gap
+    between tiles, 0 when tiles touch): tile ``j`` spans ``[a + j p, a + j p + t)``. Every tile side is a
+    straight edge across the whole board, so the board shows as ``2 n`` parallel lines (``n + 1`` when the
+    tiles touch) equally spaced — what a window's chrome, text and the picture's own content rarely do.
+
+Method (:func:`locate_grid`)
+    1. *Line strength*: a pixel is on a vertical edge when some colour channel changes by more than
+       :data:`EDGE_STEP` across it and the edge continues straight for :data:`RUN` pixels; a column's line
+       strength is the share of the rows (of a range) on such an edge. Rows likewise.
+    2. *Progressions*: the local maxima of line strength are candidate lines; every pair of candidates and
+       every count between them proposes a pitch ``p``; the hypothesis is kept if every tile's two sides
+       ``a + j p`` and ``a + j p + t`` (``p - MAX_GAP <= t <= p``) are candidate lines. Its score is the sum
+       of its lines' strengths, so more tiles and straighter lines win.
+    3. *Alternation*: columns are found over all rows, rows over the columns found, columns again over the
+       rows found, rows again: each pass sees the board's lines at full strength and less of the window.
+
+A :class:`Grid` holds ``(x, y, tile width, tile height, pitch x, pitch y, width, height)`` in pixels; the
+cell boxes it gives are what the reader cuts. ``locate_grid`` raises :class:`GridNotFoundError` when no
+grid of at least 2×2 tiles (or of the requested size) is visible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .image import PictureError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    from PIL import Image as PILImage
+
+EDGE_STEP = 14.0  # 0..255 units: a colour step this large across two pixels is an edge
+RUN = 12  # pixels: an edge pixel counts when the edge runs straight this long (text and texture do not)
+MIN_TILE = 14  # pixels: smaller tiles are not read
+MAX_GAP_SHARE = 0.3  # a gap between tiles is at most this share of the pitch ...
+MAX_GAP_PX = 18  # ... and at most this many pixels (8 px at scale 2, with blur)
+MAX_TILES = 16  # tiles per side
+PEAK_MIN = 0.12  # line strength (share of the range) below which a column is not a candidate line
+MAX_PEAKS = 24  # strongest candidate lines kept per axis
+SEAM_STEP = 12  # 0..255 units: a step across a boundary must exceed the changes beside it by this much
+CELL_BAR = 0.4  # a cell counts for a grid when more than this share of its sides are steps
+
+
+class GridNotFoundError(PictureError):
+    """No tile grid could be found in the screenshot (or none of the requested size)."""
+
+
+@dataclass(frozen=True)
+class Axis:
+    """Tiles along one axis: ``count`` tiles of ``tile`` pixels starting at ``start``, every ``pitch``."""
+
+    start: float
+    pitch: float
+    tile: float
+    count: int
+    score: float = 0.0
+
+    @property
+    def end(self) -> float:
+        return self.start + (self.count - 1) * self.pitch + self.tile
+
+    @property
+    def gap(self) -> float:
+        return self.pitch - self.tile
+
+    def span(self, j: int) -> tuple[float, float]:
+        return self.start + j * self.pitch, self.start + j * self.pitch + self.tile
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The tile grid: ``columns`` along x, ``rows`` along y (pixels of the screenshot)."""
+
+    columns: Axis
+    rows: Axis
+
+    @property
+    def width(self) -> int:
+        return self.columns.count
+
+    @property
+    def height(self) -> int:
+        return self.rows.count
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """``(x0, y0, x1, y1)`` of the tile area."""
+        return self.columns.start, self.rows.start, self.columns.end, self.rows.end
+
+    def shifted(self, dx: float, dy: float) -> Grid:
+        """The same grid ``dx``, ``dy`` pixels further right and down (a grid found in a crop, in the whole)."""
+        c, r = self.columns, self.rows
+        return Grid(replace(c, start=c.start + dx), replace(r, start=r.start + dy))
+
+    def cell_boxes(self) -> list[tuple[float, float, float, float]]:
+        """``(x0, y0, x1, y1)`` of every cell, row-major (cell = row * width + col)."""
+        boxes = []
+        for r in range(self.rows.count):
+            y0, y1 = self.rows.span(r)
+            for c in range(self.columns.count):
+                x0, x1 = self.columns.span(c)
+                boxes.append((x0, y0, x1, y1))
+        return boxes
+
+
+def _edge_maps(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean maps of straight edges: ``vertical[y, x]`` between columns x and x+1, ``horizontal`` likewise."""
+    import numpy as np
+
+    def runs(e: np.ndarray, axis: int) -> np.ndarray:  # share of the RUN pixels centred here that are edges
+        c = np.cumsum(e, axis=axis, dtype=np.float32)
+        c = np.concatenate([np.zeros_like(np.take(c, [0], axis=axis)), c], axis=axis)
+        n = e.shape[axis]
+        lo = np.clip(np.arange(n) - RUN // 2, 0, n)
+        hi = np.clip(np.arange(n) + RUN - RUN // 2, 0, n)
+        return (np.take(c, hi, axis=axis) - np.take(c, lo, axis=axis)) / RUN  # type: ignore[no-any-return]
+
+    p = pixels.astype(np.float32)
+    # a step spread over two pixels by scaling or JPEG still counts: compare pixels two apart
+    dx = np.abs(p[:, 2:] - p[:, :-2]).max(axis=2)
+    dy = np.abs(p[2:] - p[:-2]).max(axis=2)
+    ex = (dx > EDGE_STEP).astype(np.float32)
+    ey = (dy > EDGE_STEP).astype(np.float32)
+    vertical = runs(ex, 0) > 0.75
+    horizontal = runs(ey, 1) > 0.75
+    return vertical, horizontal
+
+
+def _profile(edges: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Line strength per position along axis 1 of ``edges`` over positions ``lo..hi`` of axis 0."""
+    part = edges[max(0, lo) : max(lo + 1, hi)]
+    return part.mean(axis=0)  # type: ignore[no-any-return]
+
+
+def _peaks(profile: np.ndarray, minimum: float) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (sub-pixel centres of plateaus) and strengths of the local maxima above ``minimum``."""
+    import numpy as np
+
+    positions: list[float] = []
+    strengths: list[float] = []
+    n = len(profile)
+    x = 1
+    while x < n - 1:
+        v = profile[x]
+        if v >= minimum and v >= profile[x - 1]:
+            end = x
+            while end + 1 < n and profile[end + 1] == v:
+                end += 1
+            if end + 1 >= n or profile[end + 1] < v:
+                positions.append((x + end) / 2)
+                strengths.append(float(v))
+            x = end + 1
+        else:
+            x += 1
+    pos, st = np.array(positions), np.array(strengths)
+    if len(pos) > MAX_PEAKS:
+        keep = np.sort(np.argsort(-st)[:MAX_PEAKS])
+        pos, st = pos[keep], st[keep]
+    return pos, st
+
+
+def _nearest(pos: np.ndarray, target: float, tol: float) -> int:
+    """Index of the candidate line within ``tol`` of ``target``, or -1."""
+    import numpy as np
+
+    k = int(np.searchsorted(pos, target))
+    best, best_d = -1, tol
+    for i in (k - 1, k):
+        if 0 <= i < len(pos) and abs(pos[i] - target) <= best_d:
+            best, best_d = i, abs(pos[i] - target)
+    return best
+
+
+def _axes(pos: np.ndarray, st: np.ndarray, count: int | None, length: int) -> list[Axis]:
+    """Every maximal progression of tiles the candidate lines support, best first."""
+    import numpy as np
+
+    found: dict[tuple[int, int, int, int], Axis] = {}
+    n_pos = len(pos)
+    for i in range(n_pos):
+        for k in range(i + 1, n_pos):
+            span = pos[k] - pos[i]
+            for n in range(1, MAX_TILES + 1):
+                p = span / n
+                if p < MIN_TILE:
+                    break
+                tol = 1.6 + 0.012 * p
+                a = pos[i]
+                if _nearest(pos, a - p, tol) >= 0:
+                    continue  # not the first tile: the progression starting earlier covers this one
+                lefts = [i]
+                while len(lefts) <= MAX_TILES:
+                    nxt = _nearest(pos, a + len(lefts) * p, tol)
+                    if nxt < 0:
+                        break
+                    lefts.append(nxt)
+                if len(lefts) < 2:
+                    continue
+                p_fit = (pos[lefts[-1]] - pos[lefts[0]]) / (len(lefts) - 1)
+                a_fit = float(pos[lefts[0]])
+                options: list[Axis] = []
+                # tiles touching: n tiles need n + 1 lines
+                options.append(Axis(a_fit, p_fit, p_fit, len(lefts) - 1, float(st[lefts].sum())))
+                # tiles with gaps: a right side t after every left side
+                max_gap = min(MAX_GAP_PX, MAX_GAP_SHARE * p_fit)
+                for r in np.flatnonzero((pos >= a_fit + p_fit - max_gap) & (pos <= a_fit + p_fit - tol)):
+                    t = pos[r] - a_fit
+                    rights = []
+                    for j in range(len(lefts)):
+                        m = _nearest(pos, a_fit + j * p_fit + t, tol)
+                        if m < 0:
+                            break
+                        rights.append(m)
+                    n_tiles = min(len(rights), len(lefts))
+                    used = lefts[:n_tiles] + rights[:n_tiles]
+                    options.append(Axis(a_fit, p_fit, float(t), n_tiles, float(st[used].sum())))
+                for axis in options:
+                    if axis.count < 2 or axis.end > length + 2:
+                        continue
+                    if count is not None and axis.count < count:
+                        continue
+                    key = (round(axis.start), round(axis.pitch), round(axis.tile), axis.count)
+                    if key not in found or found[key].score < axis.score:
+                        found[key] = axis
+    return sorted(found.values(), key=lambda ax: -ax.score)
+
+
+def _axis_candidates(
+    edges: np.ndarray, lo: float, hi: float, count: int | None, minimum: float, keep: int
+) -> list[Axis]:
+    profile = _profile(edges, int(lo), int(hi))
+    pos, st = _peaks(profile, minimum)
+    # profile[k] compares pixels k and k + 2; a sharp step at boundary x (between pixels x - 1 and x) lights
+    # k = x - 2 and k = x - 1, whose plateau centre is x - 1.5
+    pos = pos + 1.5
+    return _axes(pos, st, count, len(profile) + 2)[:keep]
+
+
+def _variants(axis: Axis, count: int | None) -> list[Axis]:
+    """``axis`` and the progressions one or two tiles shorter at either end (a stray line extends a run)."""
+    out = []
+    for drop_start in range(3):
+        for drop_end in range(3):
+            n = axis.count - drop_start - drop_end
+            if n < 2 or (count is not None and n != count):
+                continue
+            out.append(Axis(axis.start + drop_start * axis.pitch, axis.pitch, axis.tile, n, axis.score))
+    return out
+
+
+def _seam_maps(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cumulative counts of *steps*: ``vertical[y, x]`` counts rows < y where boundary x (between pixels
+    x - 1 and x) is a step — a change across it larger than the changes just beside it (a tile's side or the
+    seam between two tiles), while texture changes everywhere alike. ``horizontal`` likewise, transposed."""
+    import numpy as np
+
+    p = pixels.astype(np.int16)
+
+    def steps(a: np.ndarray) -> np.ndarray:  # along axis 1; result index x = boundary x
+        h, w = a.shape[:2]
+        out = np.zeros((h, w + 1), dtype=bool)
+        x = np.arange(4, w - 3)
+        across = np.abs(a[:, x + 1] - a[:, x - 2]).max(axis=2)
+        left = np.abs(a[:, x - 2] - a[:, x - 4]).max(axis=2)
+        right = np.abs(a[:, x + 3] - a[:, x + 1]).max(axis=2)
+        out[:, x] = across > np.maximum(left, right) + SEAM_STEP
+        return out
+
+    def cumulate(s: np.ndarray) -> np.ndarray:
+        c = np.zeros((s.shape[0] + 1, s.shape[1]), dtype=np.int32)
+        np.cumsum(s, axis=0, out=c[1:])
+        return c
+
+    return cumulate(steps(p)), cumulate(steps(p.transpose(1, 0, 2)))
+
+
+def _side(cum: np.ndarray, at: float, lo: float, hi: float) -> float:
+    """Share of boundary ``at`` between ``lo`` and ``hi`` (along the other axis) that is a step."""
+    x = round(at)
+    a, b = max(0, round(lo)), min(cum.shape[0] - 1, round(hi))
+    if not 0 <= x < cum.shape[1] or b <= a:
+        return 0.0
+    # the step may sit one pixel either side after scaling: take the best of three boundaries
+    best = 0
+    for dx in (-1, 0, 1):
+        if 0 <= x + dx < cum.shape[1]:
+            best = max(best, int(cum[b, x + dx] - cum[a, x + dx]))
+    return best / (b - a)
+
+
+def grid_cell_scores(seams: tuple[np.ndarray, np.ndarray], grid: Grid) -> list[float]:
+    """How much each cell of ``grid`` looks like a tile: the mean share of its four sides that are steps."""
+    vertical, horizontal = seams
+    out = []
+    for x0, y0, x1, y1 in grid.cell_boxes():
+        inset_x, inset_y = (x1 - x0) * 0.1, (y1 - y0) * 0.1
+        sides = (
+            _side(vertical, x0, y0 + inset_y, y1 - inset_y),
+            _side(vertical, x1, y0 + inset_y, y1 - inset_y),
+            _side(horizontal, y0, x0 + inset_x, x1 - inset_x),
+            _side(horizontal, y1, x0 + inset_x, x1 - inset_x),
+        )
+        # a tile has both pairs of sides; a strip of frame or margin taken for a tile has at most one
+        out.append(min(sides[0] + sides[1], sides[2] + sides[3]) / 2)
+    return out
+
+
+def _grid_score(scores: list[float]) -> float:
+    return sum(s - CELL_BAR for s in scores)
+
+
+def locate_grid(
+    image: PILImage.Image,
+    width: int | None = None,
+    height: int | None = None,
+) -> Grid:
+    """The tile grid in ``image`` (a whole screenshot), of ``width`` × ``height`` tiles if given."""
+    import numpy as np
+
+    pixels = np.asarray(image.convert("RGB"))
+    vertical, horizontal = _edge_maps(pixels)
+    horizontal_t = np.ascontiguousarray(horizontal.T)
+    h_px, w_px = pixels.shape[:2]
+    col_cands = _axis_candidates(vertical, 0, h_px, width, PEAK_MIN * 0.5, 6)
+    row_cands = _axis_candidates(horizontal_t, 0, w_px, height, PEAK_MIN * 0.5, 6)
+    pairs: set[tuple[Axis, Axis]] = set()
+    for cols in col_cands:
+        for rows in _axis_candidates(horizontal_t, cols.start, cols.end, height, PEAK_MIN, 3):
+            pairs.add((cols, rows))
+    for rows in row_cands:
+        for cols in _axis_candidates(vertical, rows.start, rows.end, width, PEAK_MIN, 3):
+            pairs.add((cols, rows))
+    seams = _seam_maps(pixels)
+    scored: list[tuple[float, Grid]] = []
+    for cols, rows in pairs:
+        for c in _variants(cols, width):
+            for r in _variants(rows, height):
+                if not 0.5 <= c.tile / r.tile <= 2.0:
+                    continue
+                grid = Grid(c, r)
+                scored.append((_grid_score(grid_cell_scores(seams, grid)), grid))
+    if not scored or max(s for s, _ in scored) <= 0:
+        raise GridNotFoundError(_not_found(width, height))
+    top = max(s for s, _ in scored)
+    best = max(scored, key=lambda sg: sg[0])[1]
+    # gaps make the same grid readable from the tiles' sides or shifted onto the gaps' far sides: among
+    # near-equal grids of that size prefer the one explaining the most lines (both sides of every tile)
+    near = [g for s, g in scored if s >= 0.85 * top and (g.width, g.height) == (best.width, best.height)]
+    return max(near, key=lambda g: g.columns.score + g.rows.score)
+
+
+def _not_found(width: int | None, height: int | None) -> str:
+    wanted = f"a {width}x{height} " if width and height else "a "
+    return (
+        f"could not find {wanted}grid of tiles in the screenshot; give the board's place with "
+        "--crop X,Y,W,H (pixels) and its size with --size WxH"
+    )
+
+
+def draw_grid(image: PILImage.Image, grid: Grid, colour: tuple[int, int, int] = (255, 0, 64)) -> PILImage.Image:
+    """A copy of ``image`` with every cell of ``grid`` outlined and numbered (0-based, row-major)."""
+    from PIL import ImageDraw
+
+    out = image.convert("RGB").copy()
+    draw = ImageDraw.Draw(out)
+    line = max(1, round(min(grid.columns.tile, grid.rows.tile) / 40))
+    for cell, (x0, y0, x1, y1) in enumerate(grid.cell_boxes()):
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=colour, width=line)
+        draw.text((x0 + 3 * line, y0 + 2 * line), str(cell), fill=colour)
+    return out
+
+
+__all__ = ["Axis", "Grid", "GridNotFoundError", "draw_grid", "locate_grid"]

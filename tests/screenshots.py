@@ -1,0 +1,254 @@
+"""Realistic game screenshots for the screenshot reader's tests and benchmark (issue 12).
+
+Nothing here uses npuzzle's own renderer. The pictures are ones that ship inside matplotlib's wheel
+(``mpl-data/sample_data``: the Grace Hopper photograph, and the Jacksboro fault elevation model shaded with
+matplotlib's ``LightSource``), cut at a random crop; numbered tiles are drawn with matplotlib's DejaVu fonts.
+
+:func:`game_screenshot` draws a whole game window: a desktop background, a window with a title bar (title
+text and buttons), a status line and buttons under the board, a frame around the board, gaps of 0..8 px
+between tiles (the board's background shows through them), a hole that is black, a colour, or the board's
+background; then scales the whole screenshot by 0.5..2 and saves it as JPEG (quality 40..90) or PNG.
+:func:`random_style` draws those choices from a seed; :class:`Shot` carries the image and the truth.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from npuzzle.board import Board
+from npuzzle.goals import blank_at
+
+SAMPLE_PICTURES = ("grace_hopper", "jacksboro")
+
+
+def _mpl_data() -> Path:
+    import matplotlib
+
+    return Path(matplotlib.get_data_path())
+
+
+@cache
+def sample_picture(name: str) -> Image.Image:
+    """A picture that ships with matplotlib: ``grace_hopper`` (512×600 photo) or ``jacksboro`` (shaded relief)."""
+    if name == "grace_hopper":
+        return Image.open(_mpl_data() / "sample_data" / "grace_hopper.jpg").convert("RGB")
+    if name == "jacksboro":
+        from matplotlib import colormaps
+        from matplotlib.colors import LightSource
+
+        with np.load(_mpl_data() / "sample_data" / "jacksboro_fault_dem.npz") as data:
+            elevation = data["elevation"].astype(np.float64)
+        shaded = LightSource(azdeg=315, altdeg=40).shade(
+            elevation, cmap=colormaps["gist_earth"], vert_exag=0.05, blend_mode="overlay"
+        )
+        return Image.fromarray((shaded[..., :3] * 255).astype(np.uint8), "RGB")
+    raise ValueError(f"unknown sample picture {name!r}")
+
+
+@cache
+def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(str(_mpl_data() / "fonts" / "ttf" / name), size)
+
+
+@dataclass
+class Style:
+    """Everything that varies between screenshots."""
+
+    width: int = 4
+    height: int = 4
+    kind: str = "picture"  # "picture" or "numbers"
+    picture: str = "grace_hopper"
+    tile: int = 80  # tile side in pixels before scaling
+    gap: int = 2  # pixels between tiles before scaling
+    frame: int = 10  # frame thickness around the board
+    margin: int = 30  # window border to frame
+    hole: str = "black"  # "black", "colour" or "background"
+    scale: float = 1.0
+    jpeg: int | None = 80
+    missing: int | None = None  # home cell of the tile not shown (default: bottom-right)
+    seed: int = 0
+    colours: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+
+@dataclass
+class Shot:
+    image: Image.Image
+    board: Board  # labels are home cells 1..N, 0 the hole
+    goal: Board
+    reference: Image.Image | None  # the picture (picture tiles) or None
+    box: tuple[int, int, int, int]  # the board's tile area in the final image: x, y, width, height
+    style: Style
+
+
+def _colour(rng: random.Random, low: int = 0, high: int = 255) -> tuple[int, int, int]:
+    return (rng.randint(low, high), rng.randint(low, high), rng.randint(low, high))
+
+
+def random_style(
+    seed: int,
+    *,
+    kind: str | None = None,
+    sizes: tuple[int, ...] = (3, 4, 5, 6),
+    jpeg: bool = True,
+    missing_bottom_right: bool = True,
+) -> Style:
+    """A random style: size 3×3..6×6 (sometimes not square), gaps 0..8, scale 0.5..2, JPEG 40..90."""
+    rng = random.Random(seed)
+    width = rng.choice(sizes)
+    height = width if rng.random() < 0.8 else rng.choice(sizes)
+    n = width * height
+    style = Style(
+        width=width,
+        height=height,
+        kind=kind or rng.choice(("picture", "numbers")),
+        picture=rng.choice(SAMPLE_PICTURES),
+        tile=rng.randint(56, 110),
+        gap=rng.choice((0, 0, 1, 2, 3, 4, 5, 6, 8)),
+        frame=rng.choice((0, 4, 8, 12, 20)),
+        margin=rng.randint(8, 60),
+        hole=rng.choice(("black", "colour", "background")),
+        scale=round(rng.uniform(0.5, 2.0), 2),
+        jpeg=rng.randint(40, 90) if jpeg else None,
+        missing=None if missing_bottom_right else rng.randrange(n),
+        seed=seed,
+    )
+    # tiles no smaller than 28 px on screen: the smallest a game draws legibly
+    style.tile = max(style.tile, int(np.ceil(28 / style.scale)))
+    return style
+
+
+def _scramble(width: int, height: int, missing: int, rng: random.Random) -> tuple[Board, Board]:
+    goal = blank_at(width, height, missing)
+    board = goal
+    previous = None
+    for _ in range(30 * width * height):
+        moves = [m for m in board.legal_moves() if m != previous]
+        previous = rng.choice(moves)
+        board = board.move(previous)
+    if board == goal:
+        board = board.move(board.legal_moves()[0])
+    return board, goal
+
+
+def _picture_for(style: Style, rng: random.Random) -> Image.Image:
+    source = sample_picture(style.picture)
+    w_px, h_px = style.width * style.tile, style.height * style.tile
+    aspect = w_px / h_px
+    crop_w = min(source.width, source.height * aspect) * rng.uniform(0.7, 1.0)
+    crop_h = crop_w / aspect
+    x0 = rng.uniform(0, source.width - crop_w)
+    y0 = rng.uniform(0, source.height - crop_h)
+    picture = source.resize((w_px, h_px), Image.Resampling.LANCZOS, box=(x0, y0, x0 + crop_w, y0 + crop_h))
+    if rng.random() < 0.5:
+        picture = picture.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+    return picture
+
+
+def _number_tile(label: int, side: int, face: tuple[int, int, int], ink: tuple[int, int, int]) -> Image.Image:
+    tile = Image.new("RGB", (side, side), face)
+    draw = ImageDraw.Draw(tile)
+    bevel = max(1, side // 25)
+    light = tuple(min(255, c + 40) for c in face)
+    dark = tuple(max(0, c - 50) for c in face)
+    draw.rectangle((0, 0, side - 1, bevel - 1), fill=light)
+    draw.rectangle((0, 0, bevel - 1, side - 1), fill=light)
+    draw.rectangle((0, side - bevel, side - 1, side - 1), fill=dark)
+    draw.rectangle((side - bevel, 0, side - 1, side - 1), fill=dark)
+    text = str(label)
+    size = int(side * (0.5 if len(text) == 1 else 0.42))
+    draw.text((side / 2, side / 2), text, fill=ink, font=font(size), anchor="mm")
+    return tile
+
+
+def game_screenshot(style: Style) -> Shot:
+    """Draw one screenshot of a game window showing a scrambled board in ``style``."""
+    rng = random.Random(style.seed * 7919 + 17)
+    w, h, t, g = style.width, style.height, style.tile, style.gap
+    n = w * h
+    missing = n - 1 if style.missing is None else style.missing
+    board, goal = _scramble(w, h, missing, rng)
+
+    desk = _colour(rng, 20, 235)
+    window = _colour(rng, 170, 250) if rng.random() < 0.6 else _colour(rng, 25, 90)
+    title = _colour(rng, 30, 220)
+    board_bg = _colour(rng, 10, 245)
+    frame_colour = _colour(rng, 10, 245)
+    if style.hole == "black":
+        hole_colour = (0, 0, 0)
+    elif style.hole == "colour":
+        hole_colour = _colour(rng, 0, 255)
+    else:
+        hole_colour = board_bg
+
+    board_w, board_h = w * t + (w + 1) * g, h * t + (h + 1) * g
+    f, m = style.frame, style.margin
+    title_h = rng.randint(24, 36)
+    status_h = rng.randint(40, 70)
+    win_w = board_w + 2 * (f + m) + rng.randint(0, 120)
+    win_h = title_h + board_h + 2 * (f + m) + status_h
+    desk_pad = (rng.randint(0, 80), rng.randint(0, 60))
+    image = Image.new("RGB", (win_w + 2 * desk_pad[0], win_h + 2 * desk_pad[1]), desk)
+    draw = ImageDraw.Draw(image)
+    wx, wy = desk_pad
+    draw.rectangle((wx, wy, wx + win_w - 1, wy + win_h - 1), fill=window)
+    draw.rectangle((wx, wy, wx + win_w - 1, wy + title_h - 1), fill=title)
+    ink = (255, 255, 255) if sum(title) < 380 else (0, 0, 0)
+    draw.text((wx + 10, wy + title_h // 2), "Sliding Puzzle", fill=ink, font=font(14, False), anchor="lm")
+    for k in range(3):
+        cx = wx + win_w - 16 - 22 * k
+        draw.ellipse((cx - 6, wy + title_h // 2 - 6, cx + 6, wy + title_h // 2 + 6), fill=_colour(rng))
+    bx = wx + m + f + rng.randint(0, win_w - board_w - 2 * (f + m))
+    by = wy + title_h + m + f
+    if f:
+        draw.rectangle((bx - f, by - f, bx + board_w + f - 1, by + board_h + f - 1), fill=frame_colour)
+    draw.rectangle((bx, by, bx + board_w - 1, by + board_h - 1), fill=board_bg)
+    text_ink = (0, 0, 0) if sum(window) > 380 else (230, 230, 230)
+    sy = by + board_h + f + m // 2 + 4
+    draw.text((wx + 12, sy), f"Moves: {rng.randint(0, 99)}   Time: 0:{rng.randint(10, 59)}", fill=text_ink,
+              font=font(15, False))
+    draw.rectangle((wx + win_w - 110, sy, wx + win_w - 20, sy + 26), fill=_colour(rng), outline=text_ink)
+    draw.text((wx + win_w - 65, sy + 13), "Shuffle", fill=text_ink, font=font(13, False), anchor="mm")
+
+    if style.kind == "picture":
+        picture = _picture_for(style, rng)
+        reference: Image.Image | None = picture
+        tiles = {label: picture.crop(((label - 1) % w * t, (label - 1) // w * t,
+                                      (label - 1) % w * t + t, (label - 1) // w * t + t))
+                 for label in range(1, n + 1)}
+    else:
+        reference = None
+        face = _colour(rng, 0, 255)
+        digits = (0, 0, 0) if sum(face) > 400 else (255, 255, 255) if sum(face) < 300 else \
+            rng.choice([(0, 0, 0), (255, 255, 255), (150, 20, 20)])
+        tiles = {label: _number_tile(label, t, face, digits) for label in range(1, n + 1)}
+    for cell, label in enumerate(board.tiles):
+        row, col = divmod(cell, w)
+        x, y = bx + g + col * (t + g), by + g + row * (t + g)
+        if label == 0:
+            draw.rectangle((x, y, x + t - 1, y + t - 1), fill=hole_colour)
+        else:
+            image.paste(tiles[label], (x, y))
+
+    s = style.scale
+    if s != 1.0:
+        image = image.resize((round(image.width * s), round(image.height * s)), Image.Resampling.BICUBIC)
+    box = (round((bx + g) * s), round((by + g) * s), round((w * t + (w - 1) * g) * s),
+           round((h * t + (h - 1) * g) * s))
+    if style.jpeg is not None:
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=style.jpeg)
+        buffer.seek(0)
+        image = Image.open(buffer).convert("RGB")
+    # labels: numbered tiles show their number, which is their home cell + 1 in the classic goal
+    return Shot(image, board, goal, reference, box, style)
+
+
+__all__ = ["SAMPLE_PICTURES", "Shot", "Style", "game_screenshot", "random_style", "sample_picture"]
