@@ -15,10 +15,10 @@ Board.from_rows([[1, 2], [0, 3]])
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .board import Board, check_label, excerpt
-from .errors import BoardFormatError
+from .errors import BoardFormatError, IllegalMoveError
 from .goals import check_same_labels
 
 
@@ -44,13 +44,28 @@ def from_canonical(values: Iterable[int], goal: Board) -> Board:
 
 def moves_from_cells(start: Board, cells: Iterable[int], metric: str = "single") -> tuple[int, ...]:
     """Labels of the tiles that slide, from the cells the blank moves to (single) or the cells of the
-    farthest sliding tile (multi), replaying from ``start``. Raises on an illegal step."""
-    board = start
+    farthest sliding tile (multi), replaying from ``start``. Raises on an illegal step.
+
+    O(cells + moves) (a flat list with the blank tracked, :func:`npuzzle.solution.replay_steps`), not a
+    board per move: kernels return answers of 100,000 moves on big boards."""
+    from .solution import replay_steps
+
+    tiles = list(start.tiles)
+    n = len(tiles)
     labels: list[int] = []
-    for cell in cells:
-        label = board.tiles[int(cell)]
-        board = board.slide(label) if metric == "multi" else board.move(label)
-        labels.append(label)
+
+    def labels_of_cells() -> Iterator[int]:  # read each label just before its move is applied
+        for cell in cells:
+            c = int(cell)
+            if not 0 <= c < n:
+                raise IllegalMoveError(
+                    f"move {len(labels) + 1}: cell {c} is off the {start.width}x{start.height} board"
+                )
+            labels.append(tiles[c])
+            yield tiles[c]
+
+    for _ in replay_steps(tiles, start.width, start.blank, labels_of_cells(), metric == "multi"):
+        pass
     return tuple(labels)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -193,7 +193,9 @@ def admissible_bound(start: Board, goal: Board, metric: str = "single") -> int:
     return rows + cols
 
 
-def _steps(tiles: list[int], width: int, blank: int, moves: Sequence[int], multi: bool) -> Iterator[str]:
+def replay_steps(
+    tiles: list[int], width: int, blank: int, moves: Iterable[int], multi: bool
+) -> Iterator[str]:
     """Apply ``moves`` to ``tiles`` in place, yielding each move's direction token (``"U"``, ``"R3"``).
 
     Tracks the blank's cell and each label's cell, so a single-tile move costs O(1) and a slide O(tiles
@@ -250,7 +252,7 @@ def walk(
     ([1, 2, 3, 0], ['L'])
     """
     tiles = list(start.tiles)
-    steps = _steps(tiles, start.width, start.blank, moves, metric == "multi")
+    steps = replay_steps(tiles, start.width, start.blank, moves, metric == "multi")
     if tokens:
         return tiles, list(steps)
     for _ in steps:
@@ -262,8 +264,8 @@ def walk_states(start: Board, moves: Sequence[int], metric: str = "single") -> I
     """The tiles of the start, then after each move (one tuple per step: O(cells) each)."""
     tiles = list(start.tiles)
     yield start.tiles
-    for _ in _steps(tiles, start.width, start.blank, moves, metric == "multi"):
+    for _ in replay_steps(tiles, start.width, start.blank, moves, metric == "multi"):
         yield tuple(tiles)
 
 
-__all__ = ["SearchStats", "Solution", "admissible_bound", "walk"]
+__all__ = ["SearchStats", "Solution", "admissible_bound", "replay_steps", "walk", "walk_states"]
