@@ -368,9 +368,12 @@ def smooth(
         gained = False
         i = offset
         while i < len(path):
+            if time.monotonic() >= deadline:  # keep the rest as it is, without replaying it
+                out.extend(path[i:])
+                break
             stretch = path[i : i + window]
             i += window
-            if len(stretch) > 2 and time.monotonic() < deadline:
+            if len(stretch) > 2:
                 end = state[:]
                 end_blank = blank
                 for cell in stretch:

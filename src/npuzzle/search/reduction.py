@@ -42,7 +42,7 @@ FINISH_SIDE = 3  # a region of at most 3×3 cells is finished optimally (IDA*, l
 # space needs 4 at most; walls a few more): keeps each search step local on big boards.
 AROUND_LIMIT = 12
 QUICK_LAM = 7  # the blank-walk weight of the quick answer (of SCALE 8; measured best: bench/bench_anytime.py)
-VARIANT_LAMS = (5, 6, 7)  # blank-walk weights a variant may use (of SCALE 8; 0 would be plain shortest walks)
+VARIANT_LAMS = (7, 6, 5)  # blank-walk weights a variant may use (of SCALE 8; 0 would be plain shortest walks)
 # Estimated moves per unit of Manhattan distance left, when variants of a line are compared by moves spent
 # now plus work left; about what the reduction spends per unit on big boards (bench/bench_anytime.py).
 WORK_PER_MANHATTAN = 2.7
@@ -269,17 +269,21 @@ def best_line_cells(
     region = _Region(0, height, 0, width)
     while not region.done():
         best: tuple[float, _Position, _Region] | None = None
-        for row, low in _peel_choices(region, width, blank_home):
-            for reverse in (False, True):
-                for lam in lams:
-                    if best is not None and deadline is not None and time.monotonic() > deadline:
-                        break
-                    line, inward, rest = _line_of(region, width, row, low, reverse)
-                    trial = pos.copy()
-                    trial.fill(line, inward, lam)
-                    score = trial.n_out + WORK_PER_MANHATTAN * manhattan(trial.values, width, blank_home)
-                    if best is None or score < best[0]:
-                        best = (score, trial, rest)
+        variants = [
+            (row, low, reverse, lam)
+            for lam in sorted(lams, key=lambda x: x != QUICK_LAM)  # the quick answer's weight first
+            for reverse in (False, True)
+            for row, low in _peel_choices(region, width, blank_home)
+        ]
+        for row, low, reverse, lam in variants:
+            if best is not None and deadline is not None and time.monotonic() > deadline:
+                break
+            line, inward, rest = _line_of(region, width, row, low, reverse)
+            trial = pos.copy()
+            trial.fill(line, inward, lam)
+            score = trial.n_out + WORK_PER_MANHATTAN * manhattan(trial.values, width, blank_home)
+            if best is None or score < best[0]:
+                best = (score, trial, rest)
         assert best is not None
         _, pos, region = best
     _finish(pos, region)
@@ -366,9 +370,14 @@ def solve_reduction(board: Board, goal_board: Board, *, deadline: float, metric:
     t0 = time.perf_counter()
     values = _prepare(board, goal_board, metric)
     width, height, blank_home = board.width, board.height, goal_board.blank_cell
+    started = time.monotonic()
     quick = reduce_cells(values, width, height, blank_home, lam=QUICK_LAM)
-    lines_deadline = time.monotonic() + LINES_SHARE * max(deadline - time.monotonic(), 0.0)
-    best = best_line_cells(values, width, height, blank_home, deadline=lines_deadline)
+    quick_seconds = time.monotonic() - started
+    remaining = deadline - time.monotonic()
+    best = quick
+    if remaining > 3 * quick_seconds:  # the line search may overrun its share by about one quick answer
+        lines_deadline = time.monotonic() + min(LINES_SHARE * remaining, remaining - 2 * quick_seconds)
+        best = best_line_cells(values, width, height, blank_home, deadline=lines_deadline)
     start_blank = values.index(blank_home)
     quick, n_quick = cancel_inverses(start_blank, quick, len(quick))
     best, n_best = cancel_inverses(start_blank, best, len(best))
