@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from pathlib import Path
 
@@ -233,6 +234,49 @@ def test_pdb_idastar_is_optimal_on_3x3(bfs_3x3: dict[tuple[int, ...], int]) -> N
                 b = s.index(8)
                 s[b], s[c] = s[c], s[b]
             assert s == list(range(9))
+
+
+def _solve_all(width: int, height: int, blank: int, sizes: str, count: int | None, seed: int) -> int:
+    """PDB IDA* with reflection on ``count`` reachable states (all: ``None``), the deepest always included:
+    every length equals the BFS distance and every path reaches the goal. Returns the states checked."""
+    from npuzzle.search.pdb_backend import solve_canonical
+
+    dist = canonical_distances(width, height, blank)
+    deepest = max(dist.values())
+    states = sorted(dist)
+    if count is not None:
+        states = [s for s in states if dist[s] == deepest] + random.Random(seed).sample(states, count)
+    p = standard_partition(width, height, blank, sizes)
+    tables = PartitionTables(p, build_partition(p))
+    for state in states:
+        cells, _ = solve_canonical(state, tables, reflect=True)
+        assert len(cells) == dist[state], state
+        s = list(state)
+        for c in cells:
+            b = s.index(blank)
+            s[b], s[c] = s[c], s[b]
+        assert s == list(range(width * height))
+    return len(states)
+
+
+@pytest.mark.parametrize(("blank", "sizes"), [(0, "4-4"), (4, "3-3-2"), (8, "5-3")])
+def test_pdb_idastar_with_goal_tables_is_optimal_on_a_3x3_sample(blank: int, sizes: str) -> None:
+    assert _solve_all(3, 3, blank, sizes, 60, blank) > 60
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("blank", "sizes"), [(0, "4-4"), (8, "4-4"), (4, "3-3-2")])
+def test_pdb_idastar_with_goal_tables_is_optimal_on_every_3x3_state(blank: int, sizes: str) -> None:
+    assert _solve_all(3, 3, blank, sizes, None, 0) == N_STATES_3X3
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "blank"), [(3, 2, 4), (2, 3, 0), pytest.param(4, 2, 0, marks=pytest.mark.slow),
+                                   pytest.param(2, 4, 7, marks=pytest.mark.slow)],
+)  # fmt: skip
+def test_pdb_idastar_with_goal_tables_is_optimal_on_every_small_state(width: int, height: int, blank: int) -> None:
+    names = {8: "3-2-2", 6: "2-2-1"}
+    assert _solve_all(width, height, blank, names[width * height], None, 0) == math.factorial(width * height) // 2
 
 
 @pytest.mark.parametrize("sizes", ["4-4", "1-2-5"])
