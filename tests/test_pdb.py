@@ -588,3 +588,16 @@ def test_cli_pdb_build_respects_max_seconds(tmp_path: Path, monkeypatch: pytest.
     assert not store.table_path(p).exists()
     assert not [f for f in (tmp_path / "cache").glob("*") if f.name.endswith((".npdb", ".tmp"))]
     assert main(["pdb", "build", "--size", "3x3", "--max-seconds", "nan"]) == 2
+
+
+def test_choose_partition_prefers_built_6666_on_5x5(monkeypatch: pytest.MonkeyPatch) -> None:
+    from npuzzle.search import pdb_backend
+
+    built: set[str] = set()
+    monkeypatch.setattr(pdb_backend, "partition_present", lambda p: p.label in built)
+    assert pdb_backend.choose_partition(5, 5, 0).name == "auto"
+    assert pdb_backend.choose_partition(4, 4, 0).label == "6-6-3"  # built on first use
+    built.update({"6-6-6-6", "7-8"})
+    assert pdb_backend.choose_partition(5, 5, 24).groups == standard_partition(5, 5, 24, "6-6-6-6").groups
+    assert pdb_backend.choose_partition(4, 4, 0).label == "7-8"
+    assert pdb_backend.choose_partition(5, 5, 12).name == "auto"  # no named layout for a blank in the middle
