@@ -88,11 +88,12 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def open_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
-    """``open_page(viewport="1280x800", hash="")``: a fresh context (empty storage) on the game page."""
+    """``open_page(viewport="1280x800", hash="", csp=False, scheme="light")``: a fresh context (empty storage)
+    on the game page; ``csp`` keeps the server's Content-Security-Policy in force."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def opener(viewport: str = DESKTOP, hash: str = "", csp: bool = False) -> Any:
+    def opener(viewport: str = DESKTOP, hash: str = "", csp: bool = False, scheme: str = "light") -> Any:
         phone = viewport == "phone"
         context = browser.new_context(
             viewport=VIEWPORTS[viewport],
@@ -100,6 +101,7 @@ def open_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
             has_touch=phone,
             device_scale_factor=1,
             bypass_csp=not csp,
+            color_scheme=scheme,
         )
         contexts.append(context)
         pg = context.new_page()
@@ -402,6 +404,36 @@ def test_a_link_with_a_goal_outside_the_menu_plays_that_goal(open_page: Callable
     assert "seed 7" in page.inner_text("#layout option:checked")
 
 
+def test_game_ids_round_trip_and_say_what_is_wrong(page: Any) -> None:
+    """deal.js on its own: format(parse(id)) == id, links and Tatham's plain ids read, errors quote the input."""
+    result = page.evaluate(
+        """async () => {
+            const { formatDealId, parseDealId, qualityText } = await import('./deal.js');
+            const ids = ['3x3:8,1,2,0,4,3,7,6,5', '5x2:1,2,3,4,5,6,7,8,9,0&goal=snake',
+                         '2x16:' + [...Array(32).keys()].join(',') + '&goal=random:7'];
+            const round = ids.map(id => { const d = parseDealId(id); return formatDealId({ ...d, start: d.tiles }); });
+            const link = parseDealId('http://host:8000/#4x4:1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15&goal=blank-at%3A0');
+            const errors = ['4x4:1,2,3', '3x3:1,1,2,3,4,5,6,7,0', '17x2:' + [...Array(34).keys()].join(','),
+                            '3x3:1,2,3,4,5,6,7,8,9', 'hello'].map(t => {
+                try { parseDealId(t); return null; } catch (e) { return e.message; } });
+            const words = [qualityText(31, true, 31), qualityText(90, false, 52), qualityText(90, false, null)];
+            return { ids, round, link, errors, words };
+        }"""
+    )
+    assert result["round"] == result["ids"]
+    assert result["link"] == {
+        "width": 4, "height": 4, "tiles": [*range(1, 15), 0, 15], "layout": "blank-at:0"
+    }
+    assert result["errors"] == [
+        "a 4x4 board has 16 labels, the id has 3",
+        "label 1 appears twice",
+        "sides run 2 to 16, not 17",
+        "the id has no blank (0)",
+        "'hello' is not WxH:labels",
+    ]
+    assert result["words"] == ["optimal", "at most 90, at least 52", "at most 90, not proven optimal"]
+
+
 def test_a_bad_or_unsolvable_game_id_is_refused_plainly(page: Any) -> None:
     kept = tiles_of(page)
     page.fill("#game-id", "3x3:1,2,3,4,5,6,8,7,0")  # one swap: unsolvable for the classic goal
@@ -598,9 +630,9 @@ def test_own_image_control_shows_a_focus_ring_when_tabbed_to(page: Any) -> None:
     assert page.eval_on_selector("label.file-btn", "e => parseFloat(getComputedStyle(e).outlineWidth)") >= 2
 
 
-@pytest.mark.parametrize("viewport", ["1280x800", "phone"])
-def test_axe_core_finds_no_violations(open_page: Callable[..., Any], viewport: str) -> None:
-    page = open_page(viewport)
+@pytest.mark.parametrize("viewport,scheme", [("1280x800", "dark"), ("phone", "light")])
+def test_axe_core_finds_no_violations(open_page: Callable[..., Any], viewport: str, scheme: str) -> None:
+    page = open_page(viewport, scheme=scheme)
     assert run_axe(page) == []
     if viewport == "phone":
         page.click("#settings-toggle")
@@ -609,6 +641,12 @@ def test_axe_core_finds_no_violations(open_page: Callable[..., Any], viewport: s
         page.click("#panel-close")
     if viewport != "phone":
         page.click('label[for="mode-picture"]')
+    choose_size(page, 3, 2)
+    page.get_by_role("button", name="Solve").click()  # the playback bar, paused
+    page.wait_for_selector("#playback:not([hidden])", timeout=20_000)
+    page.locator("#pause").click()
+    assert run_axe(page) == []
+    page.locator("#stop").click()
     choose_size(page, 2, 2)
     page.get_by_role("button", name="Solve").click()
     page.wait_for_selector("#win:not([hidden])", timeout=20_000)  # the dialog and the solved board
