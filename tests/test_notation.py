@@ -153,3 +153,16 @@ def test_run_length_slides_in_the_multi_tile_metric() -> None:
 def test_label_error_quotes_the_input() -> None:
     with pytest.raises(LabelError, match=r"label 7 appears twice .* in '1 7 7"):
         parse_board("1 7 7 / 2 3 4 / 5 6 0")
+
+
+def test_parse_board_takes_any_iterable_but_never_unboundedly() -> None:
+    import itertools
+
+    from npuzzle import BoardFormatError, parse_board
+
+    assert parse_board(iter([1, 2, 3, 0])).tiles == (1, 2, 3, 0)
+    assert parse_board({"tiles": [[1, 2], [3, 0]]}).tiles == (1, 2, 3, 0)  # a decoded JSON object
+    with pytest.raises(BoardFormatError, match="more than the largest board"):
+        parse_board(itertools.count())  # stops after 65,537 entries
+    with pytest.raises(BoardFormatError, match="no order"):
+        parse_board({1, 2, 3, 0})

@@ -30,6 +30,7 @@ Moves
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -222,7 +223,7 @@ def parse_board(
             f"board text of {len(source):,} characters is longer than any board up to {MAX_SIDE}x{MAX_SIDE} "
             f"({MAX_BOARD_CHARS:,}): {_quote(source)}"
         )
-    if not isinstance(source, str | list | tuple | range) and not _is_array(source):
+    if not isinstance(source, str) and not hasattr(source, "__iter__"):
         raise BoardFormatError(f"a board is text, a list of labels or a list of rows, not {excerpt(source)}")
     try:
         return _parse_board(source, width, height, blank)
@@ -242,8 +243,14 @@ def _is_array(value: object) -> bool:
 
 
 def _parse_board(source: str | Sequence[Any], width: int | None, height: int | None, blank: int) -> Board:
+    if isinstance(source, dict):  # the JSON object form, already decoded
+        return _parse_nested(source, width, height, blank, _short(source))
+    if isinstance(source, set | frozenset):
+        raise BoardFormatError(f"a set has no order, so it cannot be a board: {excerpt(source)}")
     if not isinstance(source, str):
         items = source.tolist() if _is_array(source) else source  # type: ignore[union-attr]
+        if not hasattr(items, "__len__"):  # a generator: never more than a board's worth of it
+            items = list(itertools.islice(items, MAX_SIDE * MAX_SIDE + 1))
         if len(items) > MAX_SIDE * MAX_SIDE:
             raise BoardFormatError(
                 f"{len(items):,} entries is more than the largest board ({MAX_SIDE}x{MAX_SIDE}) holds"
