@@ -138,7 +138,12 @@ def test_damaged_table_is_moved_aside_rebuilt_and_the_answer_is_right(
     assert any(str(path) in str(w.message) and "moved aside" in str(w.message) for w in caught)
     aside = list(cache.glob(path.name + ".corrupt-*"))
     assert len(aside) == 1 and aside[0].stat().st_size == path.stat().st_size  # kept, not deleted
+    assert list(store.iter_moved_aside()) == aside
     store.verify(path, force=True)
+    from npuzzle.cli import main
+
+    assert main(["pdb", "clear"]) == 0
+    assert list(cache.iterdir()) == []
 
 
 def test_the_check_runs_once_per_process_per_file_version(

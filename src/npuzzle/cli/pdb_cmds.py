@@ -177,7 +177,7 @@ def clear(
         str | None, typer.Option("--partition", "-p", help="Only this partition (e.g. 7-8).")
     ] = None,
 ) -> None:
-    """Delete tables from the cache (all, or those of a size and/or partition)."""
+    """Delete tables from the cache (all, with the damaged copies kept aside, or those of a size and/or partition)."""
     from ..errors import TableCorruptError
     from ..heuristics import store
 
@@ -192,6 +192,10 @@ def clear(
             keep = False  # a corrupt file is never worth keeping
         if not keep:
             store.remove(path)
+            removed += 1
+    if size is None and partition is None:  # damaged tables kept aside when they were replaced
+        for path in store.iter_moved_aside():
+            path.unlink(missing_ok=True)
             removed += 1
     typer.echo(f"removed {removed} table file(s) from {store.cache_dir()}")
 

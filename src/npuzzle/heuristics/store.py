@@ -406,7 +406,11 @@ def build_into_cache(
                 pass
             except TableCorruptError as exc:
                 aside = move_aside(path)
-                where = f"moved aside to {aside.name}" if aside is not None else "it could not be moved aside"
+                where = (
+                    f"moved aside to {aside.name} (`npuzzle pdb clear` deletes it)"
+                    if aside is not None
+                    else "it could not be moved aside"
+                )
                 what = str(exc).split("; rebuild with:")[0].removeprefix(f"{path}: ")
                 warnings.warn(
                     f"pattern database {path} is corrupt ({what}); {where}; rebuilding it", stacklevel=3
@@ -474,6 +478,14 @@ def iter_tables() -> Iterator[Path]:
     return iter(sorted(p for p in folder.iterdir() if p.name.endswith(SUFFIX) and p.is_file()))
 
 
+def iter_moved_aside() -> Iterator[Path]:
+    """Damaged tables kept by :func:`move_aside` (``*.corrupt-<time>``), sorted by name."""
+    folder = cache_dir()
+    if not folder.is_dir():
+        return iter(())
+    return iter(sorted(p for p in folder.iterdir() if f"{SUFFIX}.corrupt-" in p.name and p.is_file()))
+
+
 def remove(path: Path) -> None:
     """Delete a table file with its stamp and lock files."""
     for p in (path, _stamp_path(path), Path(str(path) + ".lock")):
@@ -489,6 +501,7 @@ __all__ = [
     "build_into_cache",
     "cache_dir",
     "checksum",
+    "iter_moved_aside",
     "iter_tables",
     "load",
     "load_or_build",
