@@ -153,7 +153,7 @@ def test_a_big_body_is_refused_at_once_and_others_are_not_held_up() -> None:
 
     response, small_seconds, seconds = asyncio.run(scenario())
     assert_error(response, 413, "RequestTooLarge")
-    assert seconds < 1.0 and small_seconds < 1.0
+    assert seconds < 3.0 and small_seconds < 3.0  # the old server spent seconds parsing the 8 MB
 
 
 # -- bounded error messages ------------------------------------------------------------------------------------
@@ -374,7 +374,7 @@ def test_check_and_generate_shed_load_with_503(monkeypatch: pytest.MonkeyPatch) 
         if code == 503:
             assert_error(response, 503, "ServerBusy")
             assert response.headers["retry-after"]
-            assert seconds < 0.25  # at once, not after queueing
+            assert seconds < 1.0  # at the door, not after the 5 s queue
 
 
 def test_a_full_quick_lane_refuses_at_the_door_without_reading_the_body() -> None:
@@ -444,7 +444,7 @@ def test_hint_and_solve_answer_up_to_16_each_way_within_the_budget(width: int, h
             board = board.move(move)
         assert board == classic(width, height)
         assert answer["length"] == len(answer["moves"])
-    assert hint_seconds < 1.0 + 3.0  # the budget, plus slack for a loaded 2-core machine
+    assert hint_seconds < 1.0 + 4.0  # the budget, plus slack for a loaded 2-core machine
 
 
 def test_check_and_generate_take_every_size_from_2_to_16(client: TestClient) -> None:
