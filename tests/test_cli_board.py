@@ -131,3 +131,16 @@ def test_option_help_says_each_thing_once(capsys: pytest.CaptureFixture[str]) ->
     assert "boards to make" in text and "the text has no rows" not in text
     assert main(["check", "--help"]) == 0
     assert "(default 0)" not in capsys.readouterr().out
+
+
+def test_a_huge_board_file_is_refused_without_loading_it(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "huge.txt"
+    with path.open("w") as handle:
+        for _ in range(100):
+            handle.write("7 " * 50_000)  # 10 MB
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 2 and "longer than 2,097,152 characters" in err and len(err) < 400

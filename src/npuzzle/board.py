@@ -151,7 +151,9 @@ class Board:
     """An immutable, hashable sliding-tile position on a ``width`` × ``height`` grid.
 
     ``tiles`` is the row-major tuple of labels; exactly one of them equals ``blank``.
-    Labels are any distinct integers (``0..N-1``, ``1..N`` with a hole, ...).
+    Labels are any distinct integers (``0..N-1``, ``1..N`` with a hole, ...). ``width`` and ``height`` are
+    integers from 2 to :data:`MAX_SIDE` (256, so at most 65,536 cells), checked before anything is built:
+    a larger size is a :class:`~npuzzle.errors.BoardFormatError` at no cost.
 
     >>> Board([1, 2, 3, 0], 2, 2).blank_cell
     3

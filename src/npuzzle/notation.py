@@ -220,8 +220,8 @@ def parse_board(
         source = bytes(source).decode("utf-8", errors="replace")
     if isinstance(source, str) and len(source) > MAX_BOARD_CHARS:
         raise BoardFormatError(
-            f"board text of {len(source):,} characters is longer than any board up to {MAX_SIDE}x{MAX_SIDE} "
-            f"({MAX_BOARD_CHARS:,}): {_quote(source)}"
+            f"board text longer than {MAX_BOARD_CHARS:,} characters, more than any board up to "
+            f"{MAX_SIDE}x{MAX_SIDE} needs: {_quote(source)}"
         )
     if not isinstance(source, str) and not hasattr(source, "__iter__"):
         raise BoardFormatError(f"a board is text, a list of labels or a list of rows, not {excerpt(source)}")

@@ -19,7 +19,7 @@ import typer
 from ..board import Board
 from ..errors import InvalidSolutionError, PuzzleError, SearchLimitExceeded, UnsolvableError
 from ..goals import ALIASES, LAYOUTS, goal_for
-from ..notation import parse_board, parse_size
+from ..notation import MAX_BOARD_CHARS, parse_board, parse_size
 
 EXIT_OK = 0
 EXIT_UNSOLVABLE = 1
@@ -68,14 +68,19 @@ BoardArgument = Annotated[
 
 
 def read_board_text(text: str) -> str:
-    """``-`` reads standard input; an existing file path reads the file; anything else is the board text."""
+    """``-`` reads standard input; an existing file path reads the file; anything else is the board text.
+
+    At most one character more than the longest board text is read (:data:`~npuzzle.notation.MAX_BOARD_CHARS`),
+    so a huge file is refused by the parser without being loaded.
+    """
     if text == "-":
-        return sys.stdin.read()
+        return sys.stdin.read(MAX_BOARD_CHARS + 1)
     if "\n" not in text and len(text) < 4096:
         try:
             path = Path(text)
             if path.is_file():
-                return path.read_text(encoding="utf-8")
+                with path.open(encoding="utf-8", errors="replace") as handle:
+                    return handle.read(MAX_BOARD_CHARS + 1)
         except (OSError, ValueError):  # not a usable path: it is board text
             pass
     return text
