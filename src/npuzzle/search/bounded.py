@@ -41,7 +41,10 @@ ASTAR_WEIGHTS = ((3, 1), (2, 1), (8, 5), (7, 5), (5, 4))
 ASTAR_MEMORY_MB = 256
 SMOOTH_WINDOW = 32  # moves per stretch that smooth() re-solves optimally (24: about 5% shorter on a 10×10 reduction answer, 36: 7%)
 SMOOTH_NODES = 200_000  # IDA* node cap per stretch (a stretch that needs more is left as it is)
-QUICK_SMOOTH_SHARE = 0.25  # of the time left, spent smoothing the quick answer
+BEAM_SEED = 20_191  # the Zobrist keys' seed (any fixed number: answers are reproducible)
+BEAM_WIDTHS = (1_000, 4_000, 16_000, 64_000)  # beam search runs at these widths, widest last
+QUICK_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing the quick answer
+BEAM_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing each beam answer
 NODE_CHUNK = 1 << 19  # nodes per kernel call between deadline checks (a few tens of milliseconds)
 ALGORITHM = "weighted-idastar"
 HEURISTIC = "linear-conflict"
@@ -191,7 +194,7 @@ def improving_solutions(
         best_length = quick.length
     search = _Search(values, width, height, goal_board.blank_cell, best_length + 2)
     ladder = _Ladder(board, goal_board, values, search, best_length, t0)
-    if quick is not None:  # a quarter of the time left to shorten the quick answer
+    if quick is not None:  # a share of the time left to shorten the quick answer
         cut = time.monotonic() + QUICK_SMOOTH_SHARE * max(deadline - time.monotonic(), 0.0)
         cells = to_cells(values, goal_board, quick)
         better = ladder._emit(
@@ -199,6 +202,7 @@ def improving_solutions(
         )
         if better is not None:
             yield better
+    yield from ladder.beam(deadline)
     yield from ladder.astar(deadline)
     yield from ladder.idastar(deadline)
 
@@ -243,6 +247,25 @@ class _Ladder:
         self.best = length
         self.last = solution
         return solution
+
+    def beam(self, deadline: float) -> Iterator[Solution]:
+        """Beam search at the widths of ``BEAM_WIDTHS``, each answer smoothed for a moment."""
+        width, height, blank_home = self.board.width, self.board.height, self.goal_board.blank_cell
+        for beam in BEAM_WIDTHS:
+            if time.monotonic() >= deadline or self.lower >= self.best:
+                return
+            cells = beam_search(self.values, width, height, blank_home, beam, self.best, deadline)
+            if cells is None:
+                continue
+            solution = self._emit(cells, 0.0, "beam", beam)
+            if solution is not None:
+                yield solution
+            cut = time.monotonic() + BEAM_SMOOTH_SHARE * max(deadline - time.monotonic(), 0.0)
+            better = self._emit(
+                smooth(self.values, width, height, blank_home, cells, cut), 0.0, "beam+smooth", beam
+            )
+            if better is not None:
+                yield better
 
     def astar(self, deadline: float) -> Iterator[Solution]:
         from ..errors import SearchLimitExceeded
@@ -409,6 +432,99 @@ def smooth(
         if time.monotonic() >= deadline:
             break
     return path
+
+
+def beam_search(
+    values: list[int], width: int, height: int, blank_home: int, beam: int, best: int, deadline: float
+) -> list[int] | None:
+    """Beam search (:mod:`npuzzle._kernels.beam`): layer by layer, keep the ``beam`` distinct children of
+    lowest linear-conflict heuristic; children that cannot give an answer shorter than ``best`` are dropped
+    (the heuristic is admissible). The cells of the first answer reached, or None (the beam emptied, or the
+    deadline passed). No proven factor: its answers are checked against the lower bound only."""
+    from .._kernels.beam import expand_layer
+    from .._kernels.reduce import neighbour_table
+
+    n = width * height
+    cells = np.arange(n)
+    md_table = (
+        np.abs(cells[:, None] // width - cells[None, :] // width)
+        + np.abs(cells[:, None] % width - cells[None, :] % width)
+    ).astype(np.int32)
+    md_table[blank_home, :] = 0
+    md0 = int(md_table[np.asarray(values), cells].sum())
+    if md0 == 0:
+        return []
+    md_table = md_table.reshape(-1)
+    nbr = neighbour_table(width, height)
+    rng = np.random.default_rng(BEAM_SEED)
+    zobrist = rng.integers(-(2**62), 2**62, size=n * n, dtype=np.int64)
+    tails = np.zeros(2 * (width + height) + 4, dtype=np.int32)
+    start = np.asarray(values, dtype=np.int16)
+    states = start[None, :].copy()
+    blanks = np.array([values.index(blank_home)], dtype=np.int32)
+    came = np.array([-1], dtype=np.int32)
+    md = np.array([md0], dtype=np.int32)
+    hashes = np.array([np.bitwise_xor.reduce(zobrist[cells * n + start])], dtype=np.int64)
+    room = 4 * beam
+    out_states = np.zeros((room, n), dtype=np.int16)
+    out_blanks = np.zeros(room, dtype=np.int32)
+    out_came = np.zeros(room, dtype=np.int32)
+    out_md = np.zeros(room, dtype=np.int32)
+    out_h = np.zeros(room, dtype=np.int32)
+    out_hash = np.zeros(room, dtype=np.int64)
+    out_parent = np.zeros(room, dtype=np.int32)
+    parents: list[np.ndarray] = []
+    moves: list[np.ndarray] = []
+    for depth in range(best - 1):
+        if time.monotonic() >= deadline:
+            return None
+        written, goal_row = expand_layer(
+            states,
+            len(blanks),
+            blanks,
+            came,
+            md,
+            hashes,
+            width,
+            height,
+            blank_home,
+            md_table,
+            nbr,
+            zobrist,
+            best,
+            depth,
+            tails,
+            out_states,
+            out_blanks,
+            out_came,
+            out_md,
+            out_h,
+            out_hash,
+            out_parent,
+        )
+        if goal_row >= 0:
+            path = [int(out_blanks[goal_row])]
+            row = int(out_parent[goal_row])
+            for layer_parents, layer_moves in zip(reversed(parents), reversed(moves), strict=True):
+                path.append(int(layer_moves[row]))
+                row = int(layer_parents[row])
+            path.reverse()
+            return path
+        if written == 0:
+            return None
+        _, first = np.unique(out_hash[:written], return_index=True)
+        if len(first) > beam:
+            first = first[np.argpartition(out_h[first], beam)[:beam]]
+        parents.append(out_parent[first].copy())
+        moves.append(out_blanks[first].copy())
+        states = out_states[first].copy()
+        blanks, came, md, hashes = (
+            out_blanks[first].copy(),
+            out_came[first].copy(),
+            out_md[first].copy(),
+            out_hash[first].copy(),
+        )
+    return None
 
 
 def _states(values: list[int], blank_home: int, cells: list[int]) -> list[list[int]]:
