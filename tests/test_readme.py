@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,63 @@ def test_readme_python_examples() -> None:
     for i, block in enumerate(blocks):
         runner.run(parser.get_doctest(block, {}, f"README block {i}", "README.md", 0))
     assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.slow
+def test_first_run_of_the_setup_command_in_a_fresh_install(
+    tmp_path: Path, record_property: Callable[[str, object], None]
+) -> None:
+    """Issue 14: the set-up command's ``npuzzle solve ...`` in a fresh venv (this checkout installed into it,
+    the dependencies taken from the running environment), with empty numba and table caches, answers;
+    how long it took is recorded (``first_run_seconds``), not asserted."""
+    import os
+    import site
+    import subprocess
+    import sys
+    import time
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    # the dependencies (numba, numpy, typer, ...) come from this environment, after the fresh site-packages
+    (Path(purelib) / "deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-deps", "-q", str(ROOT)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    if install.returncode != 0:
+        pytest.skip(f"pip could not install the checkout offline: {install.stderr[-300:]}")
+    command = shlex.split(_bash_blocks()[0].strip().split(" && ")[-1])
+    assert command[0] == "npuzzle"
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"),
+        "NPUZZLE_CACHE": str(tmp_path / "tables"),
+        "PYTHONPATH": "",
+    }
+    began = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(venv / "bin" / "npuzzle"), *command[1:]], env=env, cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    first_line = proc.stdout.readline()
+    answered = time.perf_counter() - began
+    _, err = proc.communicate(timeout=900)
+    record_property("first_run_seconds", round(answered, 1))
+    record_property("first_run_total_seconds", round(time.perf_counter() - began, 1))
+    print(f"first run: answer after {answered:.1f} s; {first_line.strip()}")
+    assert proc.returncode == 0, err
+    assert re.match(r"\d+ moves \(", first_line), first_line
+    where = subprocess.run(
+        [str(python), "-c", "import npuzzle; print(npuzzle.__file__)"],
+        capture_output=True,
+        text=True,
+        env=env,
+    ).stdout
+    assert str(venv) in where  # the fresh install ran, not this checkout
+    assert "pattern tables" in err  # the one-time work is announced
