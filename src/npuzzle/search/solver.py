@@ -9,12 +9,15 @@ cap: up to 12 cells), ``astar``, ``idastar`` (exact with an admissible heuristic
 at most ``w`` × optimal), ``greedy`` (no bound), ``pdb`` (pattern databases, single metric, from
 :mod:`npuzzle.search.pdb_backend` when present), ``constructive`` (the human line-by-line method of
 :mod:`npuzzle.search.constructive`: any size, milliseconds, always an answer, far from optimal; it ignores
-``limits``) and ``auto`` (see :func:`choose_algorithm`; always exact, never ``constructive``: when exact
-search is hopeless, ask for ``constructive`` or ``wastar`` by name, as the web API's fallbacks do).
+``limits``) and ``auto``: the anytime ladder of :mod:`npuzzle.search.anytime` (a quick answer, then the
+budget spent improving it; optimal when proven, else the best found with a proven ``lower_bound``; it never
+raises for a limit), or with ``optimal=True`` (or a heuristic named) the fastest exact method of
+:func:`choose_algorithm`.
 
-Limits are checked between kernel chunks (about ``CHUNK_NODES`` expansions, tens of milliseconds):
-hitting ``max_nodes`` (expanded nodes), ``max_seconds`` or the memory cap raises
-:class:`~npuzzle.errors.SearchLimitExceeded` with the statistics so far.
+Limits are checked between kernel chunks (about ``CHUNK_NODES`` expansions, tens of milliseconds): for a
+named algorithm (or ``optimal=True``), hitting ``max_nodes`` (expanded nodes), ``max_seconds`` or the memory
+cap raises :class:`~npuzzle.errors.SearchLimitExceeded` with the statistics so far (and, for IDA*, the
+threshold reached as a proven ``lower_bound``). Every returned :class:`Solution` carries ``lower_bound``.
 """
 
 from __future__ import annotations
