@@ -1,7 +1,7 @@
 """Search: readable generic algorithms for any :class:`Problem`, and :func:`solve` for sliding puzzles.
 
-``solve`` loads numba kernels, so it is imported on first use (``import npuzzle.search`` stays light:
-``npuzzle --help`` compiles nothing). ``compare`` lives in :mod:`npuzzle.search.compare` (not re-exported:
+``solve`` (and ``solve_anytime``, the ladder ``solve``'s ``auto`` runs) load numba kernels, so they are
+imported on first use (``import npuzzle.search`` stays light: ``npuzzle --help`` compiles nothing). ``compare`` lives in :mod:`npuzzle.search.compare` (not re-exported:
 the name would shadow the module).
 """
 
@@ -17,9 +17,13 @@ from .problem import BaseProblem, Problem, SearchResult
 from .puzzle_problem import SlidingPuzzleProblem
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .anytime import solve_anytime
     from .solver import solve
 
-_LAZY = {"solve": ("npuzzle.search.solver", "solve")}
+_LAZY = {
+    "solve": ("npuzzle.search.solver", "solve"),
+    "solve_anytime": ("npuzzle.search.anytime", "solve_anytime"),
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -45,4 +49,5 @@ __all__ = [
     "bfs",
     "idastar",
     "solve",
+    "solve_anytime",
 ]
