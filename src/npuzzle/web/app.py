@@ -735,11 +735,11 @@ def _warm_up() -> None:
 
     near_3x3 = Board([1, 2, 3, 4, 5, 6, 7, 0, 8], 3, 3)
     near_4x4 = Board([*range(1, 14), 14, 0, 15], 4, 4)  # takes the pattern-database path when tables exist
-    steps: list[Callable[[], object]] = [
-        warmup,
+    steps: list[Callable[[], object]] = [  # what 3×3 and 4×4 hints need first, then everything else
         lambda: solve_within(near_3x3, classic(3, 3), 300.0),
-        lambda: solve_within(near_4x4, classic(4, 4), 300.0),
         lambda: _prepare_tables(near_4x4, classic(4, 4)),  # exact 4×4 hints within the budget from now on
+        lambda: solve_within(near_4x4, classic(4, 4), 300.0),
+        warmup,
     ]
     for step in steps:
         # warm-up only: a failure here shows up again, with its reason, on a real request
