@@ -114,13 +114,17 @@ def prepare_tables(job: SolveJob) -> None:
         return
 
 
-def _peek_prepared(jobs: Iterator[SolveJob]) -> Iterator[SolveJob]:
-    """``jobs`` unchanged, after the tables of the first good job among the next few are prepared."""
-    head = list(itertools.islice(jobs, PREPARE_LOOKAHEAD))
-    first = next((job for job in head if job.tiles is not None), None)
-    if first is not None:
-        prepare_tables(first)
-    return itertools.chain(head, jobs)
+def _look_ahead(jobs: Iterator[SolveJob]) -> tuple[list[SolveJob], bool]:
+    """The next jobs up to the second readable board (at most :data:`PREPARE_LOOKAHEAD`), and whether that
+    was all of them: a pool is not worth starting for one board."""
+    head: list[SolveJob] = []
+    boards = 0
+    for job in jobs:
+        head.append(job)
+        boards += job.tiles is not None
+        if boards >= 2 or len(head) >= PREPARE_LOOKAHEAD:
+            return head, False
+    return head, True
 
 
 def run_batch(
@@ -144,11 +148,18 @@ def run_batch(
         yield from _run_on(executor, job_iter, ordered, window or 16, runner)
         return
     workers = n_jobs or default_workers()
+    if workers > 1:
+        head, exhausted = _look_ahead(job_iter)
+        boards = [job for job in head if job.tiles is not None]
+        if exhausted and len(boards) <= 1:
+            workers = 1  # one board: no pool to start
+        elif boards:
+            prepare_tables(boards[0])  # built once here; the workers only map them
+        job_iter = itertools.chain(head, job_iter)
     if workers <= 1:
         for job in job_iter:
             yield job, runner(job)
         return
-    job_iter = _peek_prepared(job_iter)
     with local_executor(workers) as pool:
         yield from _run_on(pool, job_iter, ordered, window or 4 * workers, runner)
 
