@@ -164,3 +164,27 @@ def test_cli_maps_an_invalid_solution_to_an_internal_error(
     assert code == 4
     assert "internal error, please report it" in captured.err
     assert "moves" not in captured.out
+
+
+def test_moves_from_cells_is_linear_and_checked() -> None:
+    """Kernels' cells become labels in O(cells + moves) (it was a Board per move), illegal steps raise."""
+    from npuzzle.canonical import moves_from_cells
+    from npuzzle.errors import IllegalMoveError
+
+    start, _, moves = _fast_walk(100, 100, 100_000)
+    cells = []
+    blank_cell = start.blank_cell
+    position = {label: cell for cell, label in enumerate(start.tiles)}
+    for label in moves:  # the cell each moved tile came from is where the blank goes
+        cell = position[label]
+        position[label], blank_cell = blank_cell, cell
+        cells.append(cell)
+    t0 = time.process_time()
+    assert moves_from_cells(start, cells) == moves
+    assert time.process_time() - t0 < 1.5
+    board = classic(3, 3)
+    assert moves_from_cells(board, [7, 4]) == (8, 5)
+    assert moves_from_cells(board, [6], "multi") == (7,)
+    for bad in ([4], [9], [-1], [8]):
+        with pytest.raises(IllegalMoveError):
+            moves_from_cells(board, bad)
