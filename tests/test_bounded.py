@@ -206,7 +206,7 @@ def test_weighted_idastar_kernel_matches_its_pure_python_twin(layout: str, width
             assert _kernel_wida(values, width, height, target.blank_cell, wn, wd, bound) == expected
 
 
-def test_weighted_idastar_kernel_with_the_jit_disabled() -> None:
+def test_weighted_idastar_and_beam_kernels_with_the_jit_disabled() -> None:
     code = (
         "import sys; sys.path.insert(0, 'tests')\n"
         "from test_bounded import _kernel_wida\n"
@@ -216,5 +216,126 @@ def test_weighted_idastar_kernel_with_the_jit_disabled() -> None:
         "t = goal('snake', 3, 3)\n"
         "v = to_canonical(walk(t, 60, seed=1), t)\n"
         "print(_kernel_wida(v, 3, 3, t.blank_cell, 3, 2, 200), _kernel_wida(v, 3, 3, t.blank_cell, 1, 1, 200))\n"
+        "from npuzzle.search.bounded import beam_search\n"
+        "print(beam_search(v, 3, 3, t.blank_cell, 50, 100, 1e18))\n"
     )
     assert run_python(code, jit=True) == run_python(code, jit=False)
+
+
+def _reference_layer(states, blanks, came, width, height, blank_home, max_f, depth):
+    """Pure-Python twin of expand_layer: (child values, blank, came, h, parent) in the same order."""
+    from npuzzle.board import neighbour_cells
+
+    def h_of(state):
+        md = sum(
+            abs(c // width - t // width) + abs(c % width - t % width)
+            for c, t in enumerate(state)
+            if t != blank_home
+        )
+        lc = 0
+        for line in range(width + height):
+            if line < height:
+                keys = [
+                    t % width
+                    for t in state[line * width : (line + 1) * width]
+                    if t != blank_home and t // width == line
+                ]
+            else:
+                col = line - height
+                keys = [t // width for t in state[col::width] if t != blank_home and t % width == col]
+            tails: list[int] = []
+            for k in keys:
+                lo = next((i for i, v in enumerate(tails) if v >= k), len(tails))
+                tails[lo : lo + 1] = [k]
+            lc += len(keys) - len(tails)
+        return md, md + 2 * lc
+
+    out = []
+    for i, state in enumerate(states):
+        for cell in neighbour_cells(blanks[i], width, height):
+            if cell == came[i]:
+                continue
+            child = list(state)
+            child[blanks[i]], child[cell] = child[cell], blank_home
+            md, h = h_of(child)
+            if depth + 1 + h >= max_f:
+                continue
+            out.append((child, cell, blanks[i], h, i))
+            if md == 0:
+                return out, len(out) - 1
+    return out, -1
+
+
+@pytest.mark.parametrize("layout,width,height", [("classic", 4, 4), ("spiral", 5, 3)])
+def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int, height: int) -> None:
+    import numpy as np
+
+    from npuzzle._kernels.beam import expand_layer
+    from npuzzle._kernels.reduce import neighbour_table
+
+    target = goal(layout, width, height)
+    n = width * height
+    boards = [to_canonical(walk(target, 30, seed=s), target) for s in range(6)]
+    boards.append(to_canonical(walk(target, 1, seed=0), target))  # one move from the goal: a goal child
+    states = np.asarray(boards, dtype=np.int16)
+    blanks = np.asarray([b.index(target.blank_cell) for b in boards], dtype=np.int32)
+    came = np.full(len(boards), -1, dtype=np.int32)
+    from npuzzle.board import neighbour_cells
+
+    came[0] = neighbour_cells(int(blanks[0]), width, height)[0]
+    cells = np.arange(n)
+    md_table = (
+        np.abs(cells[:, None] // width - cells[None, :] // width)
+        + np.abs(cells[:, None] % width - cells[None, :] % width)
+    ).astype(np.int32)
+    md_table[target.blank_cell, :] = 0
+    md = np.asarray([int(md_table[np.asarray(b), cells].sum()) for b in boards], dtype=np.int32)
+    zobrist = np.random.default_rng(1).integers(-(2**62), 2**62, size=n * n, dtype=np.int64)
+    hashes = np.asarray(
+        [np.bitwise_xor.reduce(zobrist[cells * n + np.asarray(b)]) for b in boards], dtype=np.int64
+    )
+    room = 4 * len(boards)
+    outs = [np.zeros((room, n), np.int16)] + [
+        np.zeros(room, t) for t in (np.int32, np.int32, np.int32, np.int32, np.int64, np.int32)
+    ]
+    for max_f in (1000, 40):
+        written, goal_row = expand_layer(
+            states,
+            len(boards),
+            blanks,
+            came,
+            md,
+            hashes,
+            width,
+            height,
+            target.blank_cell,
+            md_table.reshape(-1),
+            neighbour_table(width, height),
+            zobrist,
+            max_f,
+            0,
+            np.zeros(2 * (width + height) + 4, np.int32),
+            *outs,
+        )
+        expected, expected_goal = _reference_layer(
+            boards, blanks.tolist(), came.tolist(), width, height, target.blank_cell, max_f, 0
+        )
+        assert (written, goal_row) == (len(expected), expected_goal)
+        for row, (child, cell, came_from, h, parent) in enumerate(expected):
+            assert outs[0][row].tolist() == child
+            assert (outs[1][row], outs[2][row], outs[4][row], outs[6][row]) == (cell, came_from, h, parent)
+            assert outs[5][row] == np.bitwise_xor.reduce(zobrist[cells * n + np.asarray(child)])
+
+
+def test_beam_search_answers_replay_on_5x5() -> None:
+    target = goal("snake", 5, 5)
+    board = shuffle(target, seed=4)
+    values = to_canonical(board, target)
+    cells = bounded.beam_search(values, 5, 5, target.blank_cell, 2000, 1000, time.monotonic() + 60)
+    assert cells is not None
+    assert bounded._states(values, target.blank_cell, cells)[-1] == list(range(25))
+    # nothing shorter than the Manhattan distance can exist: with that as the best, no answer
+    md = sum(
+        abs(c // 5 - t // 5) + abs(c % 5 - t % 5) for c, t in enumerate(values) if t != target.blank_cell
+    )
+    assert bounded.beam_search(values, 5, 5, target.blank_cell, 2000, md, time.monotonic() + 60) is None

@@ -1,12 +1,21 @@
-"""Bounded-suboptimal solving for mid-size boards (5×5 to about 8×8): weighted IDA* at falling weights.
+"""Bounded-suboptimal, anytime solving for mid-size boards (5×5 to about 8×8).
 
-:func:`improving_solutions` runs weighted IDA* (:mod:`npuzzle._kernels.wida`, Manhattan distance + linear
-conflict) at the weights of ``WEIGHTS`` in turn, from 3 down to 1, each pruned by the best length so far
-(``g + h >= best`` cannot lead to a shorter answer). Every answer found at weight ``w`` is proven at most
-``w`` times the optimum, so each yielded :class:`~npuzzle.solution.Solution` carries ``suboptimality`` (the
-smaller of ``w`` and ``length / lower_bound``) and ``lower_bound`` (the heuristic of the start, ``ceil(length
-/ w)``, and the thresholds plain IDA* has exhausted, each raised to the parity every answer has). An
-iteration that exhausts every path shorter than the best proves the best optimal.
+:func:`improving_solutions` yields ever shorter answers until its deadline, in stages:
+
+1. the quick reduction answer (:func:`npuzzle.search.reduction.quick_solution`), then that answer
+   *smoothed* (:func:`smooth`: stretches of the path re-solved optimally by IDA*);
+2. beam search (:func:`beam_search`, kernel :mod:`npuzzle._kernels.beam`) at widths 1k to 64k, each answer
+   smoothed;
+3. weighted A* (the library's kernel, linear conflict, at most ``ASTAR_MEMORY_MB``) at falling weights from
+   3, each answer smoothed, until one runs out of memory;
+4. weighted IDA* (kernel :mod:`npuzzle._kernels.wida`, Manhattan + linear conflict, pruned by the best
+   length: ``g + h >= best`` cannot lead to a shorter answer) at the lower weights, down to 1.
+
+Every search is admissibly bounded, so each answer carries a proven ``lower_bound`` (the linear-conflict
+heuristic of the start, ``ceil(length / w)`` for an answer found at weight ``w``, the thresholds plain IDA*
+exhausted; each raised to the parity every answer's length has) and ``suboptimality`` (the smaller of ``w``
+and ``length / lower_bound``). An IDA* iteration that exhausts every path shorter than the best proves the
+best optimal.
 
 Single-tile metric only (:func:`supports`); the multi-tile metric is left to the anytime ladder's other
 solvers.
