@@ -102,6 +102,7 @@ def open_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
             device_scale_factor=1,
             bypass_csp=not csp,
             color_scheme=scheme,
+            reduced_motion="reduce",  # tiles jump: a click never lands on a tile still sliding
         )
         contexts.append(context)
         pg = context.new_page()
@@ -628,6 +629,17 @@ def test_own_image_control_shows_a_focus_ring_when_tabbed_to(page: Any) -> None:
     assert page.evaluate("document.activeElement.id") == "picture-file"
     assert page.eval_on_selector("label.file-btn", "e => getComputedStyle(e).outlineStyle") == "solid"
     assert page.eval_on_selector("label.file-btn", "e => parseFloat(getComputedStyle(e).outlineWidth)") >= 2
+
+
+def test_skip_link_reaches_the_board_and_leaves_the_game_alone(page: Any) -> None:
+    kept = tiles_of(page)
+    before = status(page)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    assert page.evaluate("document.activeElement.id") == "board"
+    assert tiles_of(page) == kept and status(page) == before
 
 
 @pytest.mark.parametrize("viewport,scheme", [("1280x800", "dark"), ("phone", "light")])

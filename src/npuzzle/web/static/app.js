@@ -1185,7 +1185,8 @@ function wire() {
   el.panelClose.addEventListener("click", closePanel);
   narrow.addEventListener("change", onNarrowChange);
   window.addEventListener("hashchange", () => {
-    if (location.hash.length > 1) playDealId(location.hash.slice(1));
+    // a pasted link; not the skip link's #board
+    if (/^#\d+x\d+:/.test(location.hash)) playDealId(location.hash.slice(1));
   });
   window.addEventListener("pagehide", save);
   document.addEventListener("visibilitychange", () => {
@@ -1202,7 +1203,7 @@ async function start() {
   el.speed.value = state.speed;
   syncSelects();
   await loadLayouts();
-  const linked = location.hash.length > 1 ? location.hash.slice(1) : null;
+  const linked = /^#\d+x\d+:/.test(location.hash) ? location.hash.slice(1) : null;
   if (linked) {
     let same = false;
     try {
