@@ -94,6 +94,9 @@ def test_impossible_optimality_and_bounds_are_refused() -> None:
     with pytest.raises(InvalidSolutionError, match="lower bound of -1"):
         Solution(classic(3, 3), end, moves, False, "walk", None, lower_bound=-1)
     assert Solution(classic(3, 3), end, moves, False, "walk", None, lower_bound=9).lower_bound == 9
+    for factor in (0.5, float("nan")):
+        with pytest.raises(InvalidSolutionError, match="suboptimality"):
+            Solution(classic(3, 3), end, moves, False, "walk", None, suboptimality=factor)
 
 
 @pytest.mark.parametrize("metric", ["single", "multi"])

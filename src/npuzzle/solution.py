@@ -84,6 +84,9 @@ class Solution:
             raise InvalidSolutionError(
                 f"{REPORT}: {what} has {self.length} moves but claims a lower bound of {lower_bound}"
             )
+        suboptimality = getattr(self, "suboptimality", None)
+        if suboptimality is not None and not suboptimality >= 1:  # length <= w * optimal needs w >= 1
+            raise InvalidSolutionError(f"{REPORT}: {what} claims a suboptimality factor of {suboptimality!r}")
         if self.optimal:
             bound = admissible_bound(self.start, self.goal, self.metric)
             if self.length < bound:
