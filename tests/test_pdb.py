@@ -125,11 +125,12 @@ def test_tables_from_the_goal_are_stronger_where_the_pattern_walls_in_the_blank(
     assert (round(float(old.mean()), 2), round(float(new.mean()), 2)) == (17.59, 18.51)
 
 
-def _np_ranks(states: np.ndarray, pattern: tuple[int, ...]) -> np.ndarray:
-    """Ranks of a pattern's placements in many canonical states at once (numpy twin of rank_placement)."""
-    n = states.shape[1]
-    cells = np.argsort(states, axis=1)[:, list(pattern)].astype(np.int64)  # cells[:, i]: cell of pattern[i]
-    rank = np.zeros(len(states), np.int64)
+def _np_ranks(pos: np.ndarray, pattern: tuple[int, ...]) -> np.ndarray:
+    """Ranks of a pattern's placements in many states at once (numpy twin of rank_placement); ``pos[:, home]``
+    is the cell of that tile in each state."""
+    n = pos.shape[1]
+    cells = pos[:, list(pattern)].astype(np.int64)  # cells[:, i]: cell of pattern[i]
+    rank = np.zeros(len(pos), np.int64)
     for i in range(len(pattern)):
         c = cells[:, i]
         rank = rank * (n - i) + c - (cells[:, :i] < c[:, None]).sum(axis=1)
@@ -137,11 +138,10 @@ def _np_ranks(states: np.ndarray, pattern: tuple[int, ...]) -> np.ndarray:
 
 
 def _np_heuristic(states: np.ndarray, p: Partition, values: np.ndarray, reflect: bool = False) -> np.ndarray:
-    """The additive heuristic of every state (int64 (m,)), with reflection the max of both readings."""
-    tables = PartitionTables(p, values)
-    total = sum(
-        db.values[_np_ranks(states, db.pattern)].astype(np.int64) for db in tables.databases()
-    )
+    """The additive heuristic of every canonical state (int64 (m,)), with reflection the max of both readings."""
+    tables = PartitionTables(p, values).databases()
+    pos = np.argsort(states, axis=1)
+    total = sum(db.values[_np_ranks(pos, db.pattern)].astype(np.int64) for db in tables)
     if reflect:
         t = np.array(pdb.reflection_cells(p.width, p.height, p.blank_cell))
         mirrored = np.empty_like(states)
