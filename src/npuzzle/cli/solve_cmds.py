@@ -225,7 +225,7 @@ def solve_command(
             typer.echo(f"note:       {note}")
     if show:
         _show_steps(solution, to_stderr=json_output)
-    if algorithm == "auto" and metric == "single":
+    if algorithm == "auto" and metric == "single" and max_seconds is None:  # a budget given: no extra wait
         _prepare_later_solves(start, goal_board)
     if any((render_dir, gif, mp4, sheet)):
         try:

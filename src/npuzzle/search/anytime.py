@@ -564,20 +564,10 @@ def prepare_tables(board: Board, goal_board: Board, progress: ProgressFn | None 
     )
 
 
-def describe(solution: Solution) -> str:
-    """One line on what kind of answer ``solution`` is: ``optimal``, or ``at most ... at least L``."""
-    if solution.optimal:
-        return "optimal"
-    if solution.lower_bound is None:
-        return "not proven optimal"
-    return f"not proven optimal: the optimum is at least {solution.lower_bound} moves"
-
-
 __all__ = [
     "DEFAULT_SECONDS",
     "Update",
     "admissible_bound",
-    "describe",
     "prepare_tables",
     "solve_anytime",
 ]
