@@ -24,7 +24,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from npuzzle.board import Board
-from npuzzle.errors import TableCorruptError
+from npuzzle.errors import InvalidSolutionError, TableCorruptError
 from npuzzle.goals import classic
 from npuzzle.web import app as web
 from npuzzle.web import create_app
@@ -344,6 +344,20 @@ def test_solve_with_a_damaged_table_is_503_not_400(
     response = client.post("/api/solve", json={"board": EASY_3X3, "algorithm": "idastar"})
     assert_error(response, 503, "TableCorruptError")
     assert response.headers["retry-after"]
+
+
+def test_an_answer_that_fails_its_own_check_is_a_500_not_a_400(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def invalid(board: Board, goal_board: Board, **kwargs: Any) -> Any:
+        raise InvalidSolutionError("the moves do not lead to the goal (test)")
+
+    monkeypatch.setattr(web, "_solver", lambda: invalid)
+    with caplog.at_level(logging.ERROR, logger="npuzzle.web"):
+        response = client.post("/api/solve", json={"board": EASY_3X3, "algorithm": "idastar"})
+    assert_error(response, 500, "InvalidSolutionError")
+    assert "report" in response.json()["detail"]
+    assert caplog.records
 
 
 # -- shedding load on every lane ------------------------------------------------------------------------------------

@@ -63,7 +63,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..board import Board
-from ..errors import BoardFormatError, ProblemTooLargeError, PuzzleError, SearchLimitExceeded, TableError
+from ..errors import (
+    BoardFormatError,
+    InvalidSolutionError,
+    ProblemTooLargeError,
+    PuzzleError,
+    SearchLimitExceeded,
+    TableError,
+)
 from ..goals import classic, goal, goal_for, layout_names
 from ..search.limits import Limits
 from ..solution import Solution
@@ -457,6 +464,10 @@ def _error_response(request: Request, exc: Exception) -> JSONResponse:
         body["limit"] = exc.limit or None
         stats = exc.stats
         body["stats"] = stats.to_dict() if hasattr(stats, "to_dict") else stats
+    elif isinstance(exc, InvalidSolutionError):  # a solver produced a path that does not check out: our bug
+        status = 500
+        body["detail"] = "internal error: the solver's answer failed its own check (logged; please report it)"
+        _log.error("invalid solution while answering %s: %s", request.url.path, exc)
     elif isinstance(exc, TableError):  # the server's own table store: not the client's fault, and temporary
         status = 503
         headers = {"Retry-After": "10"}
