@@ -603,13 +603,15 @@ def test_little_numbers_on_the_picture_by_default_from_6x6(page: Any) -> None:
     assert not page.is_checked("#show-numbers")
 
 
-def test_replay_as_played_follows_the_moves_times(page: Any) -> None:
-    choose_size(page, 2, 2)
+def test_replay_as_played_follows_the_moves_times(open_page: Callable[..., Any]) -> None:
+    page = open_page(hash="2x2:0,3,2,1")  # 6 moves from the classic goal
+    assert moves(page) == 0 and tiles_of(page) == [0, 3, 2, 1]
     page.get_by_role("button", name="Solve").click()
     page.wait_for_selector("#playback:not([hidden])", timeout=20_000)
     page.select_option("#speed", "slow")  # 450 ms a move
     page.wait_for_selector("#win:not([hidden])", timeout=20_000)
     total = moves(page)
+    assert total == 6
     stamps = page.evaluate("JSON.parse(localStorage.getItem('npuzzle.game.v1')).stamps")
     assert len(stamps) == total and stamps == sorted(stamps)
     page.click("#win-replay")
@@ -653,7 +655,8 @@ def test_axe_core_finds_no_violations(open_page: Callable[..., Any], viewport: s
         page.click("#panel-close")
     if viewport != "phone":
         page.click('label[for="mode-picture"]')
-    choose_size(page, 3, 2)
+    page.evaluate("location.hash = '#3x2:0,5,4,3,2,1'")  # a linked deal 15 moves from the goal
+    page.wait_for_function("document.getElementById('game-id').value === '3x2:0,5,4,3,2,1'")
     page.get_by_role("button", name="Solve").click()  # the playback bar, paused
     page.wait_for_selector("#playback:not([hidden])", timeout=20_000)
     page.locator("#pause").click()
