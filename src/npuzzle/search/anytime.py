@@ -10,8 +10,8 @@ The ladder, for a board of ``n`` cells:
 1. A proven lower bound from pure Python (no kernel): linear conflict in the single-tile metric, crossings in
    the multi-tile one; in the single metric a path's length has the parity of the Manhattan distance, so
    every bound is rounded up to that parity, and ``length == lower_bound`` proves optimality.
-2. A first answer: up to 9 cells exact IDA* (milliseconds); up to 16 cells the constructive solver (it needs
-   no kernel but IDA*'s, which exact search loads anyway); beyond, the quick solver
+2. A first answer: up to 9 cells exact IDA* (milliseconds); up to 64 cells the constructive solver
+   (milliseconds, no kernel but IDA*'s, which exact search loads anyway); beyond, the quick solver
    (:func:`npuzzle.search.reduction.quick_solution`, the constructive method when it is absent): no table
    builds and no rarely-used kernel compiles before it.
 3. Improvement, while time is left: exact search where it can finish (IDA* with linear conflict or the
@@ -318,7 +318,8 @@ class _Ladder:
         self.warm_idastar("linear-conflict", "single", 3)  # the quick solvers finish a last 3×3 block with it
         self.begin("first answer")
         quick_solution = None
-        if self.n > EXACT_CELLS:  # up to 4×4 the constructive answer needs no kernel but IDA*'s, loaded above
+        # up to 8×8 the constructive answer takes milliseconds and no kernel but IDA*'s
+        if self.n > WEIGHTED_CELLS:
             try:
                 from .reduction import quick_solution
             except ImportError:

@@ -60,6 +60,7 @@ MULTI_ADMISSIBLE = frozenset({"crossings", "multi-pdb"})  # the heuristics admis
 DEFAULT_MEMORY_MB = 2048  # memory cap when Limits.max_memory_mb is None
 DEFAULT_WEIGHT = 2.0  # wastar without --weight
 CHUNK_NODES = 1 << 20  # kernel expansions between limit checks
+IDA_FIRST_CHUNK = 1 << 14  # IDA*'s first chunk; later ones double up to CHUNK_NODES
 ASTAR_CHUNK = 1 << 16
 ASTAR_FIRST_CHUNK = 1 << 10
 IDA_START_CAPACITY = 256  # moves; the stack grows when a threshold passes it
@@ -410,8 +411,13 @@ def _run_idastar(
     padded = kh.padded_rows(nbrs, table) if fast_table else None
     lc_args = ki.lc_work(state, width, height, blank_home, capacity) if fast_lc else None
     deadline = _deadline(limits, t0)
+    chunk = IDA_FIRST_CHUNK  # doubles up to CHUNK_NODES: slow heuristics do not overshoot a short deadline
     while True:
-        budget = CHUNK_NODES
+        budget = chunk
+        chunk = min(2 * chunk, CHUNK_NODES)
+        if deadline is not None and regs[ki.R_EXPANDED] > 0:
+            rate = int(regs[ki.R_EXPANDED]) / max(time.perf_counter() - t0, 1e-6)  # expansions per second
+            budget = max(min(budget, int(rate * (deadline - time.perf_counter()))), IDA_FIRST_CHUNK)
         if limits.max_nodes is not None:
             budget = min(budget, max(limits.max_nodes - int(regs[ki.R_EXPANDED]), 0))
         if fast_table:
