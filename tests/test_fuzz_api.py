@@ -171,3 +171,23 @@ def test_goal_layouts_check_the_size_first(side: Any) -> None:
     for name in LAYOUTS:
         with pytest.raises((npuzzle.BoardFormatError, TypeError)):
             npuzzle.goal(name, side, 3)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    start=anything,
+    goal=anything,
+    algorithm=st.one_of(scalars, st.sampled_from(["auto", "astar", "idastar", "bfs", "wastar", "greedy"])),
+    heuristic=st.one_of(st.none(), scalars, st.sampled_from(["manhattan", "misplaced"])),
+    weight=st.one_of(st.none(), scalars),
+    metric=st.one_of(scalars, st.sampled_from(["single", "multi"])),
+)
+def test_solve_arguments_never_crash(
+    start: Any, goal: Any, algorithm: Any, heuristic: Any, weight: Any, metric: Any
+) -> None:
+    limits = npuzzle.Limits(max_nodes=10_000, max_seconds=2)
+    _check(npuzzle.solve, start)
+    _check(npuzzle.solve, SMALL_BOARD, goal, limits=limits)
+    _check(npuzzle.solve, SMALL_BOARD, algorithm=algorithm, heuristic=heuristic, weight=weight, metric=metric,
+           limits=limits)  # fmt: skip
+    _check(npuzzle.solve, SMALL_BOARD, limits=algorithm)

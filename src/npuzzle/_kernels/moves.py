@@ -24,7 +24,7 @@ MULTI = 1
 def metric_code(metric: str) -> int:
     """``"single"`` -> 0, ``"multi"`` -> 1."""
     if metric not in ("single", "multi"):
-        raise ValueError(f"metric must be 'single' or 'multi', got {metric!r}")
+        raise ValueError(f"metric must be 'single' or 'multi', got {repr(metric)[:60]}")
     return MULTI if metric == "multi" else SINGLE
 
 

@@ -39,7 +39,7 @@ from .._kernels import idastar as ki
 from .._kernels import multi_pdb as kmp
 from .._kernels.moves import SINGLE, cell_dtype, metric_code, neighbour_table
 from .._kernels.rank import MAX_RANK_CELLS, factorials
-from ..board import Board
+from ..board import Board, excerpt
 from ..canonical import moves_from_cells, to_canonical
 from ..errors import BoardFormatError, ProblemTooLargeError, SearchLimitExceeded, UnsolvableError
 from ..goals import goal_for
@@ -109,13 +109,13 @@ def choose_algorithm(
     cells) raises :class:`ProblemTooLargeError`.
     """
     if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+        raise ValueError(f"unknown algorithm {excerpt(algorithm)}; choose one of {', '.join(ALGORITHMS)}")
     if heuristic is not None and heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {', '.join(HEURISTICS)}")
+        raise ValueError(f"unknown heuristic {excerpt(heuristic)}; choose one of {', '.join(HEURISTICS)}")
     metric_code(metric)
     # <= 1e6: the kernels weigh f = den*g + num*h in int64 with num/den the weight as a fraction (den <= 1000)
     if weight is not None and not (1 <= weight <= 1e6):  # nan fails both comparisons
-        raise ValueError(f"weight must be a number from 1 to 1,000,000 (greedy ignores g), got {weight!r}")
+        raise ValueError(f"weight must be a number from 1 to 1,000,000 (greedy ignores g), got {excerpt(weight)}")
     n = board.n_cells
     if algorithm == "auto":
         if weight is not None:
