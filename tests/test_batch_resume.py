@@ -218,3 +218,11 @@ def test_cli_process_pool_from_cold_caches(tmp_path: Path) -> None:
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [r["length"] for r in records] == [int(line.split()[0]) for line in easiest]
     assert all(r["optimal"] for r in records)
+
+
+def test_output_may_not_be_the_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    boards = tmp_path / "boards.txt"
+    boards.write_text("1 2 0 3\n")
+    assert main(["solve", "--input", str(boards), "--output", str(tmp_path / "." / "boards.txt")]) == 2
+    assert "input file itself" in capsys.readouterr().err
+    assert boards.read_text() == "1 2 0 3\n"

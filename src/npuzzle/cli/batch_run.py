@@ -97,6 +97,11 @@ def solve_batch(
     output: str | None = None,
 ) -> int:
     """Solve every board of ``path`` (``-``: standard input); return the exit code."""
+    if output is not None and path != "-":
+        from pathlib import Path
+
+        if Path(output).resolve() == Path(path).resolve():
+            raise ValueError(f"--output {output} is the input file itself; give another file for the results")
     summary = BatchSummary(goal)
     with open_input(path) as stream:
         job_stream = parse_jobs(
