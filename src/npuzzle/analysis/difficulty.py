@@ -1,0 +1,361 @@
+"""Boards of a chosen optimal length, and how hard a given board is.
+
+:func:`generate_length` returns boards whose distance to the goal provably lies in ``low..high``; every
+:class:`Rated` board carries its proof (``lower_bound <= distance <= upper_bound``, equal when exact). The
+strategy, in order, and how uniform its draw is among all boards of the band:
+
+* ``layer`` (boards up to :data:`LAYER_CELLS` cells, e.g. 3×3, 2×5): exact BFS distances of every position;
+  each board is drawn **exactly uniformly** from all positions in the band.
+* ``rejection`` (where the band holds at least :data:`MIN_REJECTION_SHARE` of all positions by the known
+  distribution, e.g. 4×4 bands within about 42..63): uniform shuffles solved optimally, kept when in the band:
+  **exactly uniform** within the band.
+* ``climb`` (up to 16 cells otherwise): start at the goal (or, for targets above the mean, at a uniform
+  shuffle), draw a target distance uniformly in the band, then step each time to a uniformly chosen
+  neighbour that is one move farther (closer), every distance proven by the optimal solver, until the
+  target is reached. **Biased**: not uniform within a distance (boards with many farther neighbours are
+  favoured), but every board is exactly at its reported distance.
+* ``walk-bound`` (larger boards, where optimal solving is too slow): a random walk of ``high`` moves from the
+  goal gives an upper bound ``<= high``; the board is kept when a proven lower bound (linear conflict) is
+  at least ``low``. **Biased** towards boards random walks reach; the distance itself is only bounded.
+
+Every board is reproducible from ``seed`` (SplitMix64 streams of :mod:`npuzzle.generate`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..board import Board, neighbour_cells
+from ..canonical import from_canonical, to_canonical
+from ..errors import SearchLimitExceeded
+from ..generate import _board_state, _draw_below, _shuffle_values, _walk_values, seed_key
+from .distributions import Distribution, depth_table, distribution
+
+LAYER_CELLS = 10  # 10!/2 = 1,814,400 positions: the BFS table takes about a second
+OPTIMAL_CELLS = 16  # up to 4x4 the pattern-database solver proves distances in milliseconds to seconds
+MIN_REJECTION_SHARE = 0.02  # below 2 % of all positions, climbing outward costs fewer optimal solves
+STRATEGIES = ("layer", "rejection", "climb", "walk-bound")
+UNIFORMITY = {
+    "layer": "exactly uniform among all positions in the band (full BFS)",
+    "rejection": "exactly uniform among all positions in the band (uniform shuffles, rejected by optimal length)",
+    "climb": "biased: a walk outward one proven move at a time to a target drawn uniformly in the band",
+    "walk-bound": "biased: random walks of the band's upper length kept when a proven lower bound reaches the band",
+}
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A board with proven bounds on its distance to ``goal``; ``exact`` when they meet."""
+
+    board: Board
+    lower_bound: int
+    upper_bound: int
+    strategy: str
+
+    @property
+    def exact(self) -> bool:
+        return self.lower_bound == self.upper_bound
+
+    @property
+    def length(self) -> int | None:
+        return self.lower_bound if self.exact else None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tiles": list(self.board.tiles), "strategy": self.strategy}
+        if self.exact:
+            out["optimal_length"] = self.lower_bound
+        else:
+            out["lower_bound"], out["upper_bound"] = self.lower_bound, self.upper_bound
+        return out
+
+
+def parse_band(text: str) -> tuple[int, int]:
+    """``"40"`` -> ``(40, 40)``, ``"35..45"`` -> ``(35, 45)``; ValueError quoting ``text`` otherwise."""
+    parts = str(text).strip().split("..")
+    try:
+        if len(parts) == 1:
+            low = high = int(parts[0])
+        elif len(parts) == 2:
+            low, high = int(parts[0]), int(parts[1])
+        else:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"a length must be N or A..B (non-negative integers), got {text!r}") from None
+    if low < 0 or high < low:
+        raise ValueError(f"a length band A..B needs 0 <= A <= B, got {text!r}")
+    return low, high
+
+
+def optimal_distance(board: Board, goal: Board, metric: str = "single", max_seconds: float | None = None) -> int:
+    """The proven optimal distance of ``board`` to ``goal`` (the library's exact solver)."""
+    from ..search.limits import Limits
+    from ..search.solver import solve
+
+    limits = Limits(max_seconds=max_seconds) if max_seconds else None
+    solution = solve(board, goal, optimal=True, metric=metric, limits=limits)
+    if not solution.optimal:  # pragma: no cover - optimal=True either proves or raises
+        raise RuntimeError("the exact solver returned an unproven length; please report this board")
+    return len(solution.moves)
+
+
+def choose_strategy(goal: Board, low: int, high: int, metric: str = "single") -> str:
+    """Which of :data:`STRATEGIES` :func:`generate_length` uses for this goal and band."""
+    n = goal.n_cells
+    if n <= LAYER_CELLS:
+        return "layer"
+    if n > OPTIMAL_CELLS:
+        return "walk-bound"
+    dist = distribution(goal, metric)
+    if dist is not None and dist.fraction_between(low, high) >= MIN_REJECTION_SHARE:
+        return "rejection"
+    return "climb"
+
+
+def generate_length(
+    goal: Board,
+    low: int,
+    high: int | None = None,
+    *,
+    count: int = 1,
+    seed: int | None = None,
+    metric: str = "single",
+    strategy: str | None = None,
+    max_seconds: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Rated]:
+    """``count`` boards whose distance to ``goal`` lies in ``low..high`` (``high`` defaults to ``low``).
+
+    See the module docstring for the strategies and their uniformity. ``max_seconds`` bounds the whole call
+    (:class:`~npuzzle.errors.SearchLimitExceeded` when it runs out). Raises ``ValueError`` for a band no
+    position reaches (for BFS-sized boards and the 4×4 the diameter is known).
+    """
+    high = low if high is None else high
+    if low < 0 or high < low:
+        raise ValueError(f"a length band needs 0 <= low <= high, got {low}..{high}")
+    if count < 0:
+        raise ValueError(f"count must be non-negative, got {count}")
+    strategy = strategy or choose_strategy(goal, low, high, metric)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if metric != "single" and strategy in ("walk-bound",):
+        raise ValueError("walk-bound generation bounds single-tile moves only")
+    dist = distribution(goal, metric) if goal.n_cells <= OPTIMAL_CELLS else None
+    if dist is not None and low > dist.diameter:
+        raise ValueError(
+            f"no {goal.width}x{goal.height} position is {low} or more moves from this goal: the farthest are "
+            f"{dist.diameter} moves away"
+        )
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    key = seed_key(seed)
+    make = {"layer": _layer, "rejection": _rejection, "climb": _climb, "walk-bound": _walk_bound}[strategy]
+    return make(goal, low, high, count, key, metric, deadline, dist, progress)
+
+
+def _check_time(deadline: float | None, done: int, count: int) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise SearchLimitExceeded(f"time limit reached after {done} of {count} boards of the asked length")
+
+
+def _remaining(deadline: float | None) -> float | None:
+    return None if deadline is None else max(deadline - time.monotonic(), 0.01)
+
+
+def _layer(goal, low, high, count, key, metric, deadline, dist, progress) -> list[Rated]:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    depths = depth_table(goal.width, goal.height, goal.blank_cell, metric)
+    ranks = np.flatnonzero((depths >= low) & (depths <= high))
+    if ranks.size == 0:
+        raise ValueError(f"no {goal.width}x{goal.height} position lies {low}..{high} moves from this goal")
+    from .distributions import unrank
+
+    out = []
+    for k in range(count):
+        # one draw per board from its own stream: board k depends only on the seed and k
+        pick = _draw_index(_board_state(key, k), int(ranks.size))
+        rank = int(ranks[pick])
+        board = from_canonical(unrank(rank, goal.width, goal.height, goal.blank_cell), goal)
+        d = int(depths[rank])
+        out.append(Rated(board, d, d, "layer"))
+        if progress:
+            progress(k + 1, count)
+    return out
+
+
+def _draw_index(state: int, bound: int) -> int:
+    """Uniform in ``0..bound-1`` for any bound (two 32-bit draws when it exceeds 2**32)."""
+    if bound <= 1 << 31:
+        return _draw_below(state, bound)[1]
+    state, high = _draw_below(state, (bound >> 31) + 1)
+    while True:  # rejection keeps it uniform
+        state, low_part = _draw_below(state, 1 << 31)
+        value = (high << 31) | low_part
+        if value < bound:
+            return value
+        state, high = _draw_below(state, (bound >> 31) + 1)
+
+
+def _shuffled(goal: Board, key: int, index: int) -> Board:
+    values = _shuffle_values(_board_state(key, index), goal.n_cells, goal.width, goal.blank_cell)
+    return from_canonical(values, goal)
+
+
+def _rejection(goal, low, high, count, key, metric, deadline, dist, progress) -> list[Rated]:  # type: ignore[no-untyped-def]
+    out: list[Rated] = []
+    attempt = 0
+    while len(out) < count:
+        _check_time(deadline, len(out), count)
+        board = _shuffled(goal, key, attempt)
+        attempt += 1
+        d = optimal_distance(board, goal, metric, _remaining(deadline))
+        if low <= d <= high:
+            out.append(Rated(board, d, d, "rejection"))
+            if progress:
+                progress(len(out), count)
+    return out
+
+
+def _neighbours(board: Board) -> list[Board]:
+    blank = board.blank_cell
+    return [board.move(board.tiles[c]) for c in neighbour_cells(blank, board.width, board.height)]
+
+
+def _climb(goal, low, high, count, key, metric, deadline, dist, progress) -> list[Rated]:  # type: ignore[no-untyped-def]
+    if metric != "single":
+        raise ValueError("climb generation works in the single-tile metric; use a smaller board for multi")
+    out: list[Rated] = []
+    index = 0
+    mean = dist.mean if dist is not None else None
+    while len(out) < count:
+        _check_time(deadline, len(out), count)
+        state = _board_state(key, index)
+        state, offset = _draw_below(state, high - low + 1)
+        target = low + offset
+        if mean is not None and target > mean:
+            board = _shuffled(goal, key ^ 0x5DEECE66D, index)
+            d = optimal_distance(board, goal, metric, _remaining(deadline))
+        else:
+            board, d = goal, 0
+        index += 1
+        previous: Board | None = None
+        while d != target:
+            _check_time(deadline, len(out), count)
+            step = 1 if d < target else -1
+            options = []
+            for nb in _neighbours(board):
+                if nb == previous:
+                    continue
+                nd = optimal_distance(nb, goal, metric, _remaining(deadline))
+                if nd == d + step:
+                    options.append((nb, nd))
+            if not options:  # a local extreme: start again from the next stream
+                break
+            state, r = _draw_below(state, len(options))
+            previous, (board, d) = board, options[r]
+        if d == target:
+            out.append(Rated(board, d, d, "climb"))
+            if progress:
+                progress(len(out), count)
+    return out
+
+
+def _walk_bound(goal, low, high, count, key, metric, deadline, dist, progress) -> list[Rated]:  # type: ignore[no-untyped-def]
+    from ..heuristics.simple import linear_conflict
+
+    out: list[Rated] = []
+    attempt = 0
+    while len(out) < count:
+        _check_time(deadline, len(out), count)
+        values, _path = _walk_values(_board_state(key, attempt), goal.width, goal.height, goal.blank_cell, high)
+        attempt += 1
+        bound = linear_conflict(values, goal.width, goal.height, goal.blank_cell)
+        if bound >= low:
+            # the walk's reverse is a solution of `high` moves, and the distance has the walk's parity
+            out.append(Rated(from_canonical(values, goal), bound, high, "walk-bound"))
+            if progress:
+                progress(len(out), count)
+    return out
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What :func:`analyze` found: proven bounds (equal when exact), heuristic bounds, placement."""
+
+    board: Board
+    goal: Board
+    lower_bound: int
+    upper_bound: int
+    manhattan: int
+    linear_conflict: int
+    percentile: float | None  # share of positions strictly shorter, in percent (None: no distribution)
+    label: str | None
+    distribution_mean: float | None
+    source: str | None
+
+    @property
+    def exact(self) -> bool:
+        return self.lower_bound == self.upper_bound
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tiles": list(self.board.tiles), "goal": list(self.goal.tiles)}
+        if self.exact:
+            out["optimal_length"] = self.lower_bound
+        else:
+            out["lower_bound"], out["upper_bound"] = self.lower_bound, self.upper_bound
+        out.update(
+            manhattan=self.manhattan,
+            linear_conflict=self.linear_conflict,
+            percentile=self.percentile,
+            label=self.label,
+            mean_of_random_positions=self.distribution_mean,
+            distribution_source=self.source,
+        )
+        return out
+
+
+def analyze(board: Board, goal: Board, *, seconds: float = 10.0, metric: str = "single") -> Analysis:
+    """Optimal length of ``board`` (or proven bounds found within ``seconds``), its heuristic bounds, and where
+    it falls among random positions of its size (percentile and difficulty label, when a distribution is
+    known: BFS-sized boards, and the 4×4 with the blank's home in a corner)."""
+    from ..heuristics.simple import linear_conflict, manhattan
+    from ..search.anytime import solve_anytime
+
+    values = to_canonical(board, goal)  # checks the labels match
+    solution = solve_anytime(board, goal, seconds=seconds, metric=metric)
+    upper = len(solution.moves)
+    lower = upper if solution.optimal else int(solution.lower_bound or 0)
+    w, h, b = goal.width, goal.height, goal.blank_cell
+    dist: Distribution | None = distribution(goal, metric) if goal.n_cells <= OPTIMAL_CELLS else None
+    percentile = label = None
+    if dist is not None:
+        percentile = (dist.percentile(lower) + dist.percentile(upper)) / 2 if lower != upper else dist.percentile(lower)
+        label = dist.label(lower) if lower == upper else f"at least {dist.label(lower)}"
+    return Analysis(
+        board,
+        goal,
+        lower,
+        upper,
+        manhattan(values, w, h, b) if metric == "single" else 0,
+        linear_conflict(values, w, h, b) if metric == "single" else 0,
+        percentile,
+        label,
+        dist.mean if dist is not None else None,
+        dist.source if dist is not None else None,
+    )
+
+
+__all__ = [
+    "LAYER_CELLS",
+    "STRATEGIES",
+    "UNIFORMITY",
+    "Analysis",
+    "Rated",
+    "analyze",
+    "choose_strategy",
+    "generate_length",
+    "optimal_distance",
+    "parse_band",
+]
