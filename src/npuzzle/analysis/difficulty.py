@@ -244,17 +244,18 @@ def _climb(goal, low, high, count, key, metric, deadline, dist, progress) -> lis
         while d != target:
             _check_time(deadline, len(out), count)
             step = 1 if d < target else -1
-            options = []
-            for nb in _neighbours(board):
-                if nb == previous:
-                    continue
-                nd = optimal_distance(nb, goal, metric, _remaining(deadline))
-                if nd == d + step:
-                    options.append((nb, nd))
-            if not options:  # a local extreme: start again from the next stream
+            # neighbours in a random order, the first one a move farther (closer) taken: uniform among
+            # those, with fewer optimal solves than solving them all
+            options = [nb for nb in _neighbours(board) if nb != previous]
+            found = None
+            while options and found is None:
+                state, r = _draw_below(state, len(options))
+                nb = options.pop(r)
+                if optimal_distance(nb, goal, metric, _remaining(deadline)) == d + step:
+                    found = nb
+            if found is None:  # a local extreme: start again from the next stream
                 break
-            state, r = _draw_below(state, len(options))
-            previous, (board, d) = board, options[r]
+            previous, board, d = board, found, d + step
         if d == target:
             out.append(Rated(board, d, d, "climb"))
             if progress:
