@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
 from pathlib import Path
 
@@ -601,3 +602,41 @@ def test_choose_partition_prefers_built_6666_on_5x5(monkeypatch: pytest.MonkeyPa
     assert pdb_backend.choose_partition(5, 5, 24).groups == standard_partition(5, 5, 24, "6-6-6-6").groups
     assert pdb_backend.choose_partition(4, 4, 0).label == "7-8"
     assert pdb_backend.choose_partition(5, 5, 12).name == "auto"  # no named layout for a blank in the middle
+
+
+# -- the 24-puzzle ----------------------------------------------------------------------------------------
+KORF24 = Path(__file__).resolve().parent / "data" / "korf24.txt"  # Korf & Felner's 50, blank-first goal
+
+
+def korf24_instances() -> list[tuple[int, Board]]:
+    rows = [
+        line.split() for line in KORF24.read_text().splitlines() if line.strip() and not line.startswith("#")
+    ]
+    return [(int(r[0]), Board([int(x) for x in r[1:]], 5, 5)) for r in rows]
+
+
+def test_korf24_instances_are_consistent() -> None:
+    from npuzzle.solvability import is_solvable
+
+    g = blank_first(5, 5)
+    instances = korf24_instances()
+    assert len(instances) == 50 and [instances[i - 1][0] for i in (1, 13, 5, 16)] == [95, 101, 100, 96]
+    for length, board in instances:
+        state = to_canonical(board, g)
+        manhattan = sum(abs(c // 5 - h // 5) + abs(c % 5 - h % 5) for c, h in enumerate(state) if h != 0)
+        assert is_solvable(board, g) and manhattan <= length and (length - manhattan) % 2 == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("NPUZZLE_BIG_TABLES"), reason="set NPUZZLE_BIG_TABLES to a cache holding 5x5 6-6-6-6"
+)
+def test_korf24_easiest_instance_with_6666(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Instance 25 (81 moves): 248,671,599 nodes generated with 6-6-6-6 + reflection (26 s of one core)."""
+    from npuzzle.search.pdb_backend import solve_pdb
+
+    monkeypatch.setenv("NPUZZLE_CACHE", os.environ["NPUZZLE_BIG_TABLES"])
+    length, board = korf24_instances()[24]
+    sol = solve_pdb(board, blank_first(5, 5), partition="6-6-6-6", build=False)
+    assert sol.length == length == 81 and sol.replay() == blank_first(5, 5)
+    assert sol.stats.generated == 248_671_599
