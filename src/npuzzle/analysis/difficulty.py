@@ -89,7 +89,9 @@ def parse_band(text: str) -> tuple[int, int]:
     return low, high
 
 
-def optimal_distance(board: Board, goal: Board, metric: str = "single", max_seconds: float | None = None) -> int:
+def optimal_distance(
+    board: Board, goal: Board, metric: str = "single", max_seconds: float | None = None
+) -> int:
     """The proven optimal distance of ``board`` to ``goal`` (the library's exact solver)."""
     from ..search.limits import Limits
     from ..search.solver import solve
@@ -270,7 +272,9 @@ def _walk_bound(goal, low, high, count, key, metric, deadline, dist, progress) -
     attempt = 0
     while len(out) < count:
         _check_time(deadline, len(out), count)
-        values, _path = _walk_values(_board_state(key, attempt), goal.width, goal.height, goal.blank_cell, high)
+        values, _path = _walk_values(
+            _board_state(key, attempt), goal.width, goal.height, goal.blank_cell, high
+        )
         attempt += 1
         bound = linear_conflict(values, goal.width, goal.height, goal.blank_cell)
         if bound >= low:
@@ -332,7 +336,11 @@ def analyze(board: Board, goal: Board, *, seconds: float = 10.0, metric: str = "
     dist: Distribution | None = distribution(goal, metric) if goal.n_cells <= OPTIMAL_CELLS else None
     percentile = label = None
     if dist is not None:
-        percentile = (dist.percentile(lower) + dist.percentile(upper)) / 2 if lower != upper else dist.percentile(lower)
+        percentile = (
+            (dist.percentile(lower) + dist.percentile(upper)) / 2
+            if lower != upper
+            else dist.percentile(lower)
+        )
         label = dist.label(lower) if lower == upper else f"at least {dist.label(lower)}"
     return Analysis(
         board,

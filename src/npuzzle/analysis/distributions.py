@@ -129,7 +129,9 @@ def depth_table(width: int, height: int, blank_home: int, metric: str = "single"
 
     _check(width, height, blank_home, metric, BFS_CELLS)
     nbrs, n_nbrs, _ = neighbour_table(width, height, metric_code(metric))
-    depths, _sizes = bfs.depth_table(blank_home, width, width * height, nbrs, n_nbrs, cell_dtype(width * height))
+    depths, _sizes = bfs.depth_table(
+        blank_home, width, width * height, nbrs, n_nbrs, cell_dtype(width * height)
+    )
     depths.setflags(write=False)
     return depths
 
@@ -185,7 +187,9 @@ def _known_4x4() -> tuple[tuple[int, ...], str]:
     return tuple(int(c) for c in data["counts"]), str(data["source"])
 
 
-def known_distribution(width: int, height: int, blank_home: int, metric: str = "single") -> Distribution | None:
+def known_distribution(
+    width: int, height: int, blank_home: int, metric: str = "single"
+) -> Distribution | None:
     """Published counts where we carry them: 4×4, single-tile moves, blank in a corner; else ``None``."""
     corners = {0, width - 1, (height - 1) * width, width * height - 1}
     if (width, height) != (4, 4) or metric != "single" or blank_home not in corners:
