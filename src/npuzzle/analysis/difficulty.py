@@ -89,6 +89,22 @@ def parse_band(text: str) -> tuple[int, int]:
     return low, high
 
 
+def band_for(goal: Board, length: str | None, min_length: int | None, metric: str = "single") -> tuple[int, int]:
+    """The band asked by ``--length A`` / ``A..B`` and/or ``--min-length N`` (up to the diameter when known,
+    else ``N..N+10``)."""
+    if length is not None:
+        low, high = parse_band(length)
+        if min_length is not None:
+            low = max(low, min_length)
+            if low > high:
+                raise ValueError(f"--min-length {min_length} lies above --length {length!r}")
+        return low, high
+    if min_length is None or min_length < 0:
+        raise ValueError(f"--min-length must be a non-negative integer, got {min_length!r}")
+    dist = distribution(goal, metric) if goal.n_cells <= OPTIMAL_CELLS else None
+    return min_length, dist.diameter if dist is not None else min_length + 10
+
+
 def optimal_distance(
     board: Board, goal: Board, metric: str = "single", max_seconds: float | None = None
 ) -> int:
@@ -363,6 +379,7 @@ __all__ = [
     "Analysis",
     "Rated",
     "analyze",
+    "band_for",
     "choose_strategy",
     "generate_length",
     "optimal_distance",

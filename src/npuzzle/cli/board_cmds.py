@@ -120,6 +120,19 @@ def generate(
     count: Annotated[int, typer.Option("--count", "-c", help="How many boards.")] = 1,
     seed: Annotated[int | None, typer.Option("--seed", help="Same seed, same boards.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
+    length: Annotated[
+        str | None,
+        typer.Option(
+            "--length",
+            "-l",
+            help="Optimal length N or band A..B, proven (replaces --method). Exactly uniform among all boards of "
+            "the band up to 10 cells (BFS) and for common 4x4 bands (rejection from shuffles); otherwise a walk "
+            "outward by proven moves (biased); above 16 cells by a walk and a proven lower bound (bounds shown).",
+        ),
+    ] = None,
+    min_length: Annotated[
+        int | None, typer.Option("--min-length", help="At least N optimal moves (up to the diameter).")
+    ] = None,
 ) -> None:
     """Generate solvable start positions for any size and goal layout."""
     from .. import generate as generation
@@ -136,10 +149,34 @@ def generate(
             goal_board = goal_named(goal, width, height, blank)
         else:
             goal_board = load_goal(goal, classic(width, height, blank=blank))
-        boards = generation.generate(goal_board, method, moves=moves, count=count, seed=seed)
+        rated = None
+        if length is not None or min_length is not None:
+            from ..analysis.difficulty import UNIFORMITY, band_for, generate_length
+
+            low, high = band_for(goal_board, length, min_length)
+            rated = generate_length(goal_board, low, high, count=count, seed=seed)
+            boards = [r.board for r in rated]
+            typer.echo(f"npuzzle: length {low}..{high}, {UNIFORMITY[rated[0].strategy]}", err=True)
+        else:
+            boards = generation.generate(goal_board, method, moves=moves, count=count, seed=seed)
     except HANDLED as exc:
         fail(exc, json_output)
-    if json_output:
+    if json_output and rated is not None:
+        typer.echo(
+            json.dumps(
+                {
+                    "width": goal_board.width,
+                    "height": goal_board.height,
+                    "blank": goal_board.blank,
+                    "goal": list(goal_board.tiles),
+                    "boards": [list(b.tiles) for b in boards],
+                    "lengths": [r.to_dict() for r in rated],
+                    "strategy": rated[0].strategy,
+                    "uniformity": UNIFORMITY[rated[0].strategy],
+                }
+            )
+        )
+    elif json_output:
         typer.echo(
             json.dumps(
                 {
