@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
 from npuzzle.board import Board
+from npuzzle.errors import PuzzleError
 from npuzzle.goals import blank_at, goal_for
 from npuzzle.render.image import PictureError, cell_boxes
-from npuzzle.render.vision import AmbiguousTilesError, read_screenshot
+from npuzzle.render.vision import (
+    AmbiguousTilesError,
+    NumbersUnreadableError,
+    ReferenceMismatchError,
+    read_screenshot,
+)
 from pictures import screenshot, synthetic_picture
+from screenshots import Style, game_screenshot
 
 CONDITIONS = {
     "clean": {},
@@ -137,3 +146,110 @@ def test_bad_inputs(tmp_path: Path) -> None:
         read_screenshot(picture.resize((20, 20)), 3, 3, picture)
     with pytest.raises(PictureError, match="blank cell 9"):
         read_screenshot(picture, 3, 3, picture, blank_cell=9)
+
+
+# -- whole game windows (issue 12): the grid found, numbers read, refusals that name their cause ----------
+
+WINDOW_STYLES = {
+    "picture-gaps-jpeg": Style(width=3, height=3, kind="picture", tile=90, gap=4, jpeg=70, hole="black", seed=1),
+    "picture-relief-4x4": Style(width=4, height=4, kind="picture", picture="jacksboro", tile=70, gap=3,
+                              frame=12, hole="colour", scale=0.8, jpeg=85, seed=2),
+    "picture-background-hole": Style(width=4, height=3, kind="picture", tile=80, gap=6, hole="background",
+                                     scale=1.3, jpeg=60, missing=5, seed=3),
+    "numbers-gaps": Style(width=3, height=3, kind="numbers", tile=90, gap=5, jpeg=75, hole="black", seed=4),
+    "numbers-4x4-scaled": Style(width=4, height=4, kind="numbers", tile=80, gap=2, scale=1.4, jpeg=60,
+                                hole="background", seed=5),
+}
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+
+
+@pytest.mark.parametrize("name", list(WINDOW_STYLES))
+def test_whole_window_is_read_exactly(name: str) -> None:
+    style = WINDOW_STYLES[name]
+    if style.kind == "numbers" and shutil.which("tesseract") is None:
+        pytest.skip("tesseract-ocr not installed")
+    shot = game_screenshot(style)
+    reading = read_screenshot(shot.image, reference=shot.reference)
+    assert (reading.board.width, reading.board.height) == (style.width, style.height)
+    assert reading.board == shot.board and reading.goal == shot.goal
+    assert reading.kind == style.kind and reading.grid is not None
+    x, y, w, h = shot.box
+    x0, y0, x1, y1 = reading.grid.box
+    assert abs(x0 - x) < 0.25 * reading.grid.columns.tile and abs(x1 - (x + w)) < 0.25 * reading.grid.columns.tile
+    assert abs(y0 - y) < 0.25 * reading.grid.rows.tile and abs(y1 - (y + h)) < 0.25 * reading.grid.rows.tile
+
+
+def test_size_and_crop_given() -> None:
+    style = WINDOW_STYLES["picture-gaps-jpeg"]
+    shot = game_screenshot(style)
+    x, y, w, h = shot.box
+    rough = (x - 12, y - 12, w + 24, h + 24)  # cropped by hand, a little loosely
+    reading = read_screenshot(shot.image, 3, 3, shot.reference, crop=rough)
+    assert reading.board == shot.board
+    assert reading.grid is not None and abs(reading.grid.box[0] - shot.box[0]) < 10  # back in whole-image pixels
+    with pytest.raises(PictureError, match=r"crop .* is not inside"):
+        read_screenshot(shot.image, 3, 3, shot.reference, crop=(0, 0, 10_000, 10))
+
+
+def test_wrong_reference_is_refused_as_such() -> None:
+    shot = game_screenshot(WINDOW_STYLES["picture-gaps-jpeg"])
+    other = game_screenshot(WINDOW_STYLES["picture-relief-4x4"]).reference
+    with pytest.raises(ReferenceMismatchError, match="--reference"):
+        read_screenshot(shot.image, reference=other)
+
+
+def test_wrong_size_is_refused() -> None:
+    shot = game_screenshot(WINDOW_STYLES["picture-gaps-jpeg"])
+    with pytest.raises(PuzzleError, match="--size"):
+        read_screenshot(shot.image, 4, 4, shot.reference)
+
+
+@needs_tesseract
+def test_picture_tiles_without_reference_ask_for_one() -> None:
+    shot = game_screenshot(WINDOW_STYLES["picture-gaps-jpeg"])
+    with pytest.raises(NumbersUnreadableError, match="--reference"):
+        read_screenshot(shot.image)
+
+
+@needs_tesseract
+def test_numbers_on_a_wrong_size_are_refused() -> None:
+    shot = game_screenshot(WINDOW_STYLES["numbers-4x4-scaled"])
+    with pytest.raises(PuzzleError, match=r"--size|--crop"):
+        read_screenshot(shot.image, 3, 3)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tiles_too_alike_never_give_a_wrong_board(seed: int) -> None:
+    """A nearly flat picture (every tile alike): refusing is fine, a wrong board is not."""
+    rng = np.random.default_rng(seed)
+    base = np.full((240, 240, 3), (90, 140, 200), dtype=np.float64) + rng.normal(0, 2.0, (240, 240, 3))
+    flat = Image.fromarray(np.clip(base, 0, 255).astype(np.uint8), "RGB")
+    board, _ = scrambled(3, 3, seed)
+    shot = screenshot(flat, board, grid=2, jpeg=60)
+    try:
+        reading = read_screenshot(shot, 3, 3, flat)
+    except PuzzleError:
+        return
+    assert reading.board == board
+
+
+def test_numbered_board_with_a_twin_number_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OCR reading one number twice (a 1 taken for a 7, say) must not come back as a board."""
+    from npuzzle.render import ocr
+
+    real = ocr.read_numbers
+
+    def misread(cells: list[Image.Image]) -> ocr.NumberReading:
+        got = real(cells)
+        numbers = list(got.numbers)
+        first = next(i for i, v in enumerate(numbers) if v is not None)
+        second = next(i for i, v in enumerate(numbers) if v is not None and i != first)
+        numbers[second] = numbers[first]
+        return ocr.NumberReading(tuple(numbers), got.confidence, got.empty)
+
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract-ocr not installed")
+    monkeypatch.setattr(ocr, "read_numbers", misread)
+    shot = game_screenshot(WINDOW_STYLES["numbers-gaps"])
+    with pytest.raises(NumbersUnreadableError, match="read on cells"):
+        read_screenshot(shot.image)

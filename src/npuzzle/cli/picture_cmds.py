@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from .common import (
-    EXIT_BAD_INPUT,
     HANDLED,
     BlankOption,
     BoardArgument,
@@ -38,15 +37,31 @@ if TYPE_CHECKING:  # pragma: no cover
 ScreenshotArgument = Annotated[
     Path,
     typer.Argument(
-        help="Screenshot of the scrambled picture puzzle, cropped to the board.", show_default=False
+        help="Screenshot of the scrambled puzzle: the whole game window, or just the board.", show_default=False
     ),
 ]
 PictureSizeOption = Annotated[
     str, typer.Option("--size", "-s", help="Board size WxH (width x height), e.g. 4x4.")
 ]
+OptionalSizeOption = Annotated[
+    str | None,
+    typer.Option("--size", "-s", help="Board size WxH, e.g. 4x4 (default: inferred from the grid found)."),
+]
 ReferenceOption = Annotated[
-    Path,
-    typer.Option("--reference", "-r", help="The original picture, or a screenshot of the solved puzzle."),
+    Path | None,
+    typer.Option(
+        "--reference",
+        "-r",
+        help="The original picture, or a screenshot of the solved puzzle (default: read the tiles' numbers).",
+    ),
+]
+CropOption = Annotated[
+    str | None,
+    typer.Option("--crop", help="X,Y,W,H: the board's place in the screenshot, in pixels (default: found)."),
+]
+DebugOption = Annotated[
+    Path | None,
+    typer.Option("--debug", help="Write the screenshot with the grid found drawn on it to this image."),
 ]
 AllowAmbiguousOption = Annotated[
     bool,
@@ -71,11 +86,12 @@ def register(app: typer.Typer) -> None:
     app.command(
         "read",
         epilog="Examples:  npuzzle read shot.png --size 3x3 --reference picture.png   ·   "
-        "npuzzle read shot.jpg -s 4x4 -r solved.png --json",
+        "npuzzle read window.png --json   ·   npuzzle read shot.jpg -s 4x4 -r solved.png --crop 40,80,400,400",
     )(read)
     app.command(
         "solve-screenshot",
-        epilog="Example:  npuzzle solve-screenshot shot.png --size 3x3 --reference picture.png "
+        epilog="Examples:  npuzzle solve-screenshot window.png --gif solution.gif   ·   "
+        "npuzzle solve-screenshot shot.png --size 3x3 --reference picture.png "
         "--gif solution.gif --sheet steps.png --render steps/",
     )(solve_screenshot)
     picture_app = typer.Typer(
@@ -130,16 +146,53 @@ def render(
     typer.echo(f"wrote {written} ({image.width}x{image.height})")
 
 
+def _parse_crop(crop: str | None) -> tuple[int, int, int, int] | None:
+    from ..render.image import PictureError
+
+    if crop is None:
+        return None
+    parts = crop.replace(" ", "").split(",")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        raise PictureError(f"--crop takes X,Y,W,H in whole pixels, got {crop!r}")
+    x, y, w, h = (int(p) for p in parts)
+    return x, y, w, h
+
+
 def _read(
-    screenshot: Path, size: str, reference: Path, allow_ambiguous: bool, blank_cell: int | None
+    screenshot: Path,
+    size: str | None,
+    reference: Path | None,
+    allow_ambiguous: bool,
+    blank_cell: int | None,
+    crop: str | None = None,
+    debug: Path | None = None,
 ) -> ScreenshotReading:
     from ..notation import parse_size
     from ..render.vision import read_screenshot
 
-    width, height = parse_size(size)
-    return read_screenshot(
-        screenshot, width, height, reference, strict=not allow_ambiguous, blank_cell=blank_cell
-    )
+    width, height = parse_size(size) if size is not None else (None, None)
+    try:
+        reading = read_screenshot(
+            screenshot, width, height, reference, strict=not allow_ambiguous, blank_cell=blank_cell,
+            crop=_parse_crop(crop),
+        )  # fmt: skip
+    except HANDLED as exc:
+        guess = getattr(exc, "reading", None)
+        if debug is not None and guess is not None:
+            _write_debug(screenshot, guess, debug)
+        raise
+    if debug is not None:
+        _write_debug(screenshot, reading, debug)
+    return reading
+
+
+def _write_debug(screenshot: Path, reading: ScreenshotReading, path: Path) -> None:
+    from ..render.image import load_picture, save_image
+    from ..render.locate import draw_grid
+
+    if reading.grid is not None:
+        save_image(draw_grid(load_picture(screenshot, "screenshot"), reading.grid), path)
+        typer.echo(f"wrote {path} (the grid found)", err=True)
 
 
 def _ambiguity_extra(exc: BaseException) -> dict[str, Any] | None:
@@ -155,6 +208,10 @@ def _describe(reading: ScreenshotReading) -> list[str]:
     lines.append(f"goal: {format_board(reading.goal, 'line')}  (the hole belongs in cell {reading.missing})")
     worst = min(range(len(reading.confidence)), key=reading.confidence.__getitem__)
     lines.append(f"lowest confidence: {reading.confidence[worst]:.2f} (cell {worst})")
+    if reading.grid is not None:
+        x0, y0, x1, y1 = reading.grid.box
+        lines.append(f"grid: {reading.board.width}x{reading.board.height} tiles at x {x0:.0f}..{x1:.0f}, "
+                     f"y {y0:.0f}..{y1:.0f} ({'numbers read by OCR' if reading.kind == 'numbers' else 'picture'})")
     for group in reading.ambiguous:
         lines.append(f"warning: cells {', '.join(map(str, group))} look alike; this reading is a guess")
     return lines
@@ -162,16 +219,20 @@ def _describe(reading: ScreenshotReading) -> list[str]:
 
 def read(
     screenshot: ScreenshotArgument,
-    size: PictureSizeOption,
-    reference: ReferenceOption,
+    size: OptionalSizeOption = None,
+    reference: ReferenceOption = None,
+    crop: CropOption = None,
     json_output: JsonOption = False,
     allow_ambiguous: AllowAmbiguousOption = False,
     blank_cell: BlankCellOption = None,
+    debug: DebugOption = None,
 ) -> None:
-    """Read the board from a SCREENSHOT of a picture puzzle. Tiles are named by their home cell (1..N,
-    row-major), 0 is the empty cell; the goal has the hole where the missing tile belongs."""
+    """Read the board from a SCREENSHOT of a sliding puzzle (the whole window is fine: the grid is found).
+    Numbered tiles are read by OCR; picture tiles need --reference. Tiles are named by their home cell (1..N,
+    row-major), 0 is the empty cell; the goal has the hole where the missing tile belongs. Refuses (exit 2,
+    naming the likely cause) rather than return a board it is not sure of."""
     try:
-        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell)
+        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug)
     except HANDLED as exc:
         fail(exc, json_output, _ambiguity_extra(exc))
     if json_output:
@@ -180,21 +241,20 @@ def read(
         typer.echo("\n".join(_describe(reading)))
 
 
-def _solve(reading: ScreenshotReading, algorithm: str) -> Solution:
-    try:
-        from ..search import solve  # type: ignore[attr-defined]
-    except ImportError:  # the solver is missing from this installation: say so, no traceback
-        typer.echo(
-            "npuzzle: the solver (npuzzle.search.solve) is not available in this installation", err=True
-        )
-        raise typer.Exit(EXIT_BAD_INPUT) from None
-    return solve(reading.board, goal=reading.goal, algorithm=algorithm)  # type: ignore[no-any-return]
+def _solve(reading: ScreenshotReading, algorithm: str, max_seconds: float | None = None) -> Solution:
+    from ..search import Limits, solve
+    from .common import progress_reporter
+
+    limits = Limits(max_seconds=max_seconds) if max_seconds is not None else None
+    with progress_reporter() as progress:
+        return solve(reading.board, goal=reading.goal, algorithm=algorithm, limits=limits, progress=progress)
 
 
 def solve_screenshot(
     screenshot: ScreenshotArgument,
-    size: PictureSizeOption,
-    reference: ReferenceOption,
+    size: OptionalSizeOption = None,
+    reference: ReferenceOption = None,
+    crop: CropOption = None,
     gif: GifOption = None,
     sheet: SheetOption = None,
     mp4: Mp4Option = None,
@@ -207,17 +267,26 @@ def solve_screenshot(
     allow_ambiguous: AllowAmbiguousOption = False,
     blank_cell: BlankCellOption = None,
     json_output: JsonOption = False,
+    max_seconds: Annotated[
+        float | None,
+        typer.Option("--max-seconds", help="Time budget of the search; the best solution found by then."),
+    ] = 30.0,
+    debug: DebugOption = None,
 ) -> None:
-    """Read a SCREENSHOT of a picture puzzle, solve it, and draw the solution with the picture's tiles."""
+    """Read a SCREENSHOT of a sliding puzzle (numbered, or picture tiles with --reference), print the board
+    read, solve it, and draw the solution (the next tile to move outlined in every step)."""
     from ..render.animate import export_solution
 
     try:
-        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell)
-        solution = _solve(reading, algorithm)
+        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug)
+        if not json_output:  # the board read, before the search starts
+            typer.echo("\n".join(_describe(reading)))
+            typer.echo("solving…", err=True)
+        solution = _solve(reading, algorithm, max_seconds)
         result = export_solution(
             solution,
             directory=render_dir,
-            picture=reference,
+            picture=reference if reading.kind == "picture" else None,
             gif=gif,
             mp4=mp4,
             sheet=sheet,
@@ -242,7 +311,7 @@ def _report(reading: ScreenshotReading, solution: Solution, result: ExportResult
         }
         typer.echo(json.dumps(payload))
         return
-    lines = _describe(reading)
+    lines = []
     quality = "optimal" if solution.optimal else "not proven optimal"
     lines.append(f"solution: {solution.length} moves ({quality}): {solution.directions() or '-'}")
     lines.append(f"tiles to move: {format_moves(solution.moves) or '-'}")

@@ -43,7 +43,8 @@ if TYPE_CHECKING:  # pragma: no cover
 MAX_SHEET_PIXELS = 40_000_000  # a contact sheet larger than this (≈120 MB of RGB) is scaled down
 SHEET_THUMB_SIDE = 360  # pixels: frames larger than this are shrunk on the sheet
 MAX_SHEET_SIDE = 8192  # pixels; also keeps sheets openable in ordinary viewers
-GIF_MAX_FPS = 50  # GIF delays are in 1/100 s and browsers slow down anything faster than 2/100 s
+GIF_MAX_SIDE = 420  # pixels: a GIF's longer side; photo tiles compress poorly in LZW, so GIFs stay this small
+GIF_MAX_FPS = 12  # GIF frames per second: smooth enough for a slide, and each frame costs a changed tile or two
 
 
 @dataclass(frozen=True)
@@ -141,9 +142,13 @@ def make_painter(
 
 
 def draw_step(painter: BoardPainter, step: Step, n_moves: int, captions: bool = True) -> PILImage.Image:
-    """The position of ``step`` with the tile(s) about to move highlighted and an arrow in the blank."""
+    """The position of ``step`` with the tile(s) about to move highlighted and an arrow in the blank; the
+    last step of a picture puzzle shows the finished picture, missing piece in place."""
     caption = step_caption(step, n_moves, painter.caption_font, painter.numbers) if captions else None
-    return painter.draw(step.board, highlight=step.moving, direction=step.direction, caption=caption)
+    return painter.draw(
+        step.board, highlight=step.moving, direction=step.direction, caption=caption,
+        complete=step.move is None,
+    )  # fmt: skip
 
 
 def iter_animation(
@@ -372,7 +377,7 @@ def write_gif(
     frames = iter_animation(solution, painter, timing, captions)
     first = next(frames)
     frame_ms = 1000 / timing.fps
-    with GifStream(path, first[0], dither=painter.is_picture) as gif:
+    with GifStream(path, first[0], dither=False) as gif:
         elapsed = 0.0
         shown = 0
         for frame, repeat in itertools.chain([first], frames):
@@ -490,8 +495,14 @@ def export_solution(
         steps = tuple(write_steps(solution, directory, painter, captions))
     if sheet is not None:
         sheet_path = write_sheet(solution, sheet, painter)
+    gif_painter = painter
+    if (gif is not None or mp4 is not None) and max(painter.size) > GIF_MAX_SIDE and tile_size is None:
+        side = max(16, GIF_MAX_SIDE // max(solution.goal.width, solution.goal.height))
+        gif_painter = make_painter(
+            solution, picture, numbers=numbers, tile_size=side, captions=captions, theme=theme
+        )
     if gif is not None:
-        gif_path = write_gif(solution, gif, painter, timing, captions)
+        gif_path = write_gif(solution, gif, gif_painter, timing, captions)
     if mp4 is not None:
         reason = mp4_available()
         if reason is None:
@@ -499,7 +510,7 @@ def export_solution(
         else:
             fallback = Path(mp4).with_suffix(".gif")
             if gif_path is None or fallback != gif_path:
-                write_gif(solution, fallback, painter, timing, captions)
+                write_gif(solution, fallback, gif_painter, timing, captions)
             gif_path = gif_path or fallback
             notes.append(f"{reason}; wrote the animation as GIF {fallback} instead")
     return ExportResult(steps, sheet_path, gif_path, mp4_path, tuple(notes))

@@ -428,8 +428,12 @@ class BoardPainter:
         progress: float = 0.0,
         arrow: bool = True,
         caption: str | None = None,
+        complete: bool = False,
     ) -> PILImage.Image:
         """``board`` as an RGB image.
+
+        ``complete``: a picture puzzle shown solved gets its missing piece back in the hole (the finished
+        picture), as the last frame of an animation.
 
         ``highlight``: labels drawn highlighted. ``moving`` tiles are drawn ``progress`` (0..1) of the way
         toward ``direction`` (U/D/L/R). With ``arrow`` and a ``direction``, an arrow in the blank points
@@ -460,7 +464,13 @@ class BoardPainter:
         for cell, label in travelling:
             x, y = lay.cell_origin(cell)
             image.paste(self.sprite(label, label in marked), (x + dx, y + dy))
-        if arrow and direction is not None and progress == 0.0:
+        if complete and self._picture is not None and board.tiles == self.goal.tiles:
+            row, col = divmod(self.goal.blank_cell, self.goal.width)
+            piece = self._picture.crop(
+                (col * lay.tile_w, row * lay.tile_h, (col + 1) * lay.tile_w, (row + 1) * lay.tile_h)
+            )
+            image.paste(piece, lay.cell_origin(board.blank_cell))
+        elif arrow and direction is not None and progress == 0.0:
             self._draw_arrow(ImageDraw.Draw(image), board.blank_cell, direction)
         if caption is not None and lay.caption_h:
             self._draw_caption(image, caption)

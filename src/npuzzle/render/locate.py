@@ -241,10 +241,13 @@ def _axis_candidates(
 
 
 def _variants(axis: Axis, count: int | None) -> list[Axis]:
-    """``axis`` and the progressions one or two tiles shorter at either end (a stray line extends a run)."""
+    """``axis`` and the progressions one or two tiles shorter at either end (a stray line extends a run), or
+    one tile longer (a tile side too faint to be a candidate line ends a run early)."""
     out = []
-    for drop_start in range(3):
-        for drop_end in range(3):
+    for drop_start in range(-1, 3):
+        for drop_end in range(-1, 3):
+            if axis.start - axis.pitch < 0 and drop_start < 0:
+                continue
             n = axis.count - drop_start - drop_end
             if n < 2 or (count is not None and n != count):
                 continue

@@ -47,8 +47,8 @@ FEATURE_SIDE = 16  # pixels per side of each cell's thumbnail; 16² × 3 colour 
 TRIM = 0.12  # share of each cell side ignored at every edge
 AMBIGUOUS_MARGIN = 0.012  # RMS (0..1 colour units): a reading this close to another is a guess
 CONFIDENCE_SCALE = 0.02  # RMS at which confidence is 0.5
-MISMATCH_RMS = 0.12  # mean RMS (0..1) of matched tiles above which the reference does not fit the tiles
-MIN_CONFIDENCE = 0.5  # a cell read with less confidence than this is a guess
+MISMATCH_RMS = 0.18  # mean RMS (0..1) of matched tiles above which the reference does not fit the tiles
+MIN_CONFIDENCE = 0.5  # a number OCR reads with less confidence than this (0..1) is a guess
 FORBIDDEN = 1e6  # cost of an assignment that must not happen (far above any RMS, which is <= 1)
 
 
@@ -198,7 +198,12 @@ def _match_global_stats(shot: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 class ReadingError(PictureError):
-    """A screenshot was read, but the reading is not one to stand behind; the message names the likely cause."""
+    """A screenshot was read, but the reading is not one to stand behind; the message names the likely cause.
+    ``reading`` is the rejected reading when there is one (for a debug picture), else ``None``."""
+
+    def __init__(self, message: str, reading: ScreenshotReading | None = None) -> None:
+        super().__init__(message)
+        self.reading = reading
 
 
 class ReferenceMismatchError(ReadingError):
@@ -311,7 +316,8 @@ def read_screenshot(
     if crop is not None and reading.grid is not None:
         reading = replace(reading, grid=reading.grid.shifted(crop[0], crop[1]))
     n = reading.board.width * reading.board.height
-    if strict and (reading.ambiguous or min(reading.confidence) < MIN_CONFIDENCE):
+    unsure = reading.kind == "numbers" and min(reading.confidence) < MIN_CONFIDENCE  # OCR's own doubt
+    if strict and (reading.ambiguous or unsure):
         groups = reading.ambiguous or ((int(min(range(n), key=reading.confidence.__getitem__)),),)
         raise AmbiguousTilesError(_ambiguity_message(groups, reading.board.width), groups, reading)
     if strict or not reading.ambiguous:  # an accepted guess may be unsolvable; the solver then says so
@@ -340,7 +346,8 @@ def _read_with_reference(
         raise ReferenceMismatchError(
             f"the tiles do not look like pieces of the reference picture (mean difference {mismatch:.2f}, "
             f"over {MISMATCH_RMS} is no match) when cut as a {size} board: check that --reference is this "
-            "puzzle's picture, that --size is right, and that --crop (if given) frames the board"
+            "puzzle's picture, that --size is right, and that --crop (if given) frames the board",
+            reading,
         )
     return reading
 
