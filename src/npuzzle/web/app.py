@@ -79,6 +79,7 @@ from .docs import add_offline_docs as _add_offline_docs
 from .guard import BodyLimit, SecurityHeaders, excerpt, send_error, shorten
 from .schemas import (
     MAX_API_SIDE,
+    AnalyzeResponse,
     BoardRequest,
     CheckResponse,
     ErrorResponse,
@@ -626,6 +627,22 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             blank=start.blank,
             seed=seed,
         )
+
+    @app.post("/api/analyze", response_model=AnalyzeResponse, tags=["solving"])
+    async def analyze(request: BoardRequest) -> dict[str, Any]:
+        """How hard the board is: optimal length (or proven bounds within the server's budget), Manhattan
+        and linear-conflict bounds, percentile among random positions and a difficulty label."""
+        from ..analysis.difficulty import analyze as analyze_board
+
+        start, goal_board = board_from(request)
+        check_solve_size(start)
+        if not explain(start, goal_board).solvable:
+            from ..errors import UnsolvableError
+
+            raise UnsolvableError("this board cannot reach the goal: the two lie in different parity classes")
+        budget = min(settings.default_seconds, settings.max_seconds)
+        result = await lanes.run(lane_for(start), lambda: analyze_board(start, goal_board, seconds=budget), budget)
+        return result.to_dict()
 
     @app.post("/api/generate", response_model=GenerateResponse, tags=["boards"])
     async def generate(request: GenerateRequest) -> GenerateResponse:

@@ -212,10 +212,28 @@ class ErrorResponse(BaseModel):
     stats: dict[str, Any] | None = None
 
 
+class AnalyzeResponse(BaseModel):
+    """How hard a position is (``npuzzle analyze --json``): the optimal length, or proven bounds when the
+    search budget ran out; where it falls among random positions of its size when that is known."""
+
+    tiles: list[int]
+    goal: list[int]
+    optimal_length: int | None = None
+    lower_bound: int | None = None
+    upper_bound: int | None = None
+    manhattan: int
+    linear_conflict: int
+    percentile: float | None = Field(default=None, description="Share of positions strictly shorter, in %.")
+    label: str | None = None
+    mean_of_random_positions: float | None = None
+    distribution_source: str | None = None
+
+
 __all__ = [
     "MAX_API_CELLS",
     "MAX_API_SIDE",
     "MAX_WALK_MOVES",
+    "AnalyzeResponse",
     "BoardRequest",
     "CheckResponse",
     "ErrorResponse",
