@@ -135,9 +135,9 @@ def test_solve_screenshot_with_the_real_solver(
     assert data["reading"]["tiles"] == list(BOARD.tiles)
     assert BOARD.apply(data["solution"]["moves"]) == blank_at(3, 3, 8)
     assert len(list((tmp_path / "steps").glob("step_*.png"))) == length + 1
-    from npuzzle.render.animate import Timing
+    from npuzzle.render.animate import GIF_MAX_FPS, Timing
 
-    assert Image.open(tmp_path / "s.gif").n_frames == Timing(speed=8).n_gif_frames(length)
+    assert Image.open(tmp_path / "s.gif").n_frames == Timing(speed=8, fps=GIF_MAX_FPS).n_gif_frames(length)
     assert (tmp_path / "sheet.png").is_file()
 
 
@@ -170,7 +170,7 @@ def test_solve_screenshot_with_a_stand_in_solver(
     moves = (3, 5, 4, 2, 1, 4, 5, 6)  # found by a breadth-first search
     goal = blank_at(3, 3, 8)
 
-    def stand_in(reading: object, algorithm: str) -> Solution:
+    def stand_in(reading: object, algorithm: str, max_seconds: float | None = None) -> Solution:
         return Solution(BOARD, goal, moves, False, "stand-in", None)
 
     monkeypatch.setattr(picture_cmds, "_solve", stand_in)
@@ -184,4 +184,32 @@ def test_solve_screenshot_with_a_stand_in_solver(
     assert code == 0, err
     assert "solution: 8 moves (not proven optimal)" in out and "wrote 9 step images" in out
     assert "wrote the animation as GIF" in err and (tmp_path / "video.gif").is_file()
-    assert Image.open(tmp_path / "video.gif").n_frames == animate.Timing(speed=10).n_gif_frames(8)
+    assert Image.open(tmp_path / "video.gif").n_frames == animate.Timing(speed=10, fps=animate.GIF_MAX_FPS).n_gif_frames(8)
+
+
+def test_read_a_whole_window_without_size_or_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 12: a numbered game window, no --size, no --reference: JSON fields as before, exit 0; picture
+    tiles without a reference exit 2 naming --reference; --debug draws the grid found."""
+    import shutil
+
+    from screenshots import Style, game_screenshot
+
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract-ocr not installed")
+    shot = game_screenshot(Style(width=3, height=3, kind="numbers", tile=90, gap=5, jpeg=75, seed=4))
+    shot.image.save(tmp_path / "window.png")
+    code = main(["read", str(tmp_path / "window.png"), "--json", "--debug", str(tmp_path / "grid.png")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) == {"width", "height", "tiles", "goal", "confidence"}
+    assert (data["width"], data["height"]) == (3, 3)
+    assert data["tiles"] == list(shot.board.tiles) and data["goal"] == list(shot.goal.tiles)
+    assert Image.open(tmp_path / "grid.png").size == shot.image.size
+
+    pictured = game_screenshot(Style(width=3, height=3, kind="picture", tile=90, gap=4, jpeg=70, seed=1))
+    pictured.image.save(tmp_path / "pictured.png")
+    code = main(["read", str(tmp_path / "pictured.png"), "--json"])
+    out, _ = capsys.readouterr()
+    assert code == 2
+    assert json.loads(out)["kind"] == "NumbersUnreadableError" and "--reference" in json.loads(out)["error"]

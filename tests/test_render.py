@@ -14,6 +14,8 @@ from npuzzle.board import Board
 from npuzzle.goals import blank_at, classic
 from npuzzle.render import animate
 from npuzzle.render.animate import (
+    GIF_MAX_FPS,
+    GIF_MAX_SIDE,
     Timing,
     draw_step,
     export_solution,
@@ -235,7 +237,7 @@ def test_contact_sheet_size_and_frames(tmp_path: Path) -> None:
 
 def test_gif_frames_durations_and_slides(tmp_path: Path) -> None:
     solution = walk_solution(classic(3, 3), 8, seed=8)
-    timing = Timing(speed=4, fps=20, pause=1.0)
+    timing = Timing(speed=2, fps=GIF_MAX_FPS, pause=1.0)  # GIFs run at most GIF_MAX_FPS
     painter = make_painter(solution)
     path = write_gif(solution, tmp_path / "a.gif", painter, timing)
     gif = Image.open(path)
@@ -364,3 +366,28 @@ def test_without_dejavu_the_builtin_font_is_used(monkeypatch: pytest.MonkeyPatch
         assert draw_step(painter, step, 2).size == painter.size
     finally:
         image_module.get_font.cache_clear()
+
+
+def test_gif_ends_on_the_finished_picture_and_stays_small(tmp_path: Path) -> None:
+    """Issue 14: the last GIF frame has the missing piece back in place; the GIF is at most GIF_MAX_SIDE
+    pixels a side and small (palette, only changed rectangles stored, 12 fps, no dithering)."""
+    picture = synthetic_picture(900, 900, seed=3)
+    goal = blank_at(3, 3, 8)
+    solution = walk_solution(goal, 18, seed=4)
+    result = export_solution(solution, picture=picture, gif=tmp_path / "a.gif", captions=False)
+    assert result.gif is not None
+    gif = Image.open(result.gif)
+    assert max(gif.size) <= GIF_MAX_SIDE + 40  # the board plus its frame
+    assert result.gif.stat().st_size < 1_500_000  # was 2.9 MB for 18 moves on 3x3 (issue 14)
+    gif.seek(gif.n_frames - 1)
+    last = np.asarray(gif.convert("RGB"), float)
+    painter = make_painter(solution, picture, captions=False, tile_size=max(16, GIF_MAX_SIDE // 3))
+    assert painter.size == gif.size
+    finished = np.asarray(painter.draw(goal, complete=True), float)
+    empty = np.asarray(painter.draw(goal), float)
+    assert np.abs(last - finished).mean() < 12  # a 256-colour palette of a noisy picture, not dithered
+    x, y = painter.layout.cell_origin(8)
+    w, h = painter.layout.tile_w, painter.layout.tile_h
+    hole = (slice(y, y + h), slice(x, x + w))
+    # the hole is filled with its piece, not left empty
+    assert np.abs(last[hole] - finished[hole]).mean() * 3 < np.abs(last[hole] - empty[hole]).mean()
