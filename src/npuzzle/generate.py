@@ -12,6 +12,10 @@ Defaults: walk makes 25 moves per cell (400 on a 4×4, about what 150 tile-walk 
 blank); tile-walk makes 150 repetitions on every size, which is the article's figure for a 4×4 and does
 not fully mix much larger boards: pass ``moves`` for those, or use ``shuffle``.
 
+Boards of a chosen *optimal length* (``npuzzle generate --length 40`` / ``35..45`` / ``--min-length``) come
+from :func:`npuzzle.analysis.difficulty.generate_length`, which uses these streams and states how uniform
+its draw is.
+
 Every board of a call gets its own random stream derived from ``seed`` and its index (SplitMix64, see
 :mod:`npuzzle._kernels.generate`), so the same seed gives the same boards, board ``k`` does not depend
 on ``count``, and :func:`generate` (pure Python, no numba) and :func:`generate_array` (numba kernels)
