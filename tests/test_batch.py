@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from npuzzle.batch import InputLine, parse_jobs, parse_line, read_lines, run_batch, run_job, solve_file
-from npuzzle.batch.jobs import SolveJob
+from npuzzle.batch.jobs import SolveJob, job_key
 from npuzzle.board import Board
 from npuzzle.cli import main
 from npuzzle.goals import classic
+from npuzzle.search.limits import Limits
 
 FILE = """# a comment line
 1 2 3 4 5 6 7 0 8
@@ -192,3 +193,19 @@ def test_cli_batch_no_hint_when_some_board_is_solvable(tmp_path: Path, capsys: p
     path.write_text("0 1 2 3\n1 2 0 3\n")
     assert main(["solve", "--input", str(path), "--jobs", "1"]) == 1
     assert "--goal" not in capsys.readouterr().err
+
+
+def test_optimal_jobs_insist_on_a_proof_and_plain_jobs_answer_anyway() -> None:
+    """``solve --input --optimal``: a job that runs out of its limit is an error entry, never an unproven answer
+    passed off as the batch's usual optimal one; without the option the anytime answer comes back, flagged."""
+    korf_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # 57 moves, far beyond 2,000 nodes
+    tight = Limits(max_nodes=2_000, max_seconds=5)
+    (insist,) = parse_jobs([korf_1], goal="blank-first", limits=tight, optimal=True)
+    (plain,) = parse_jobs([korf_1], goal="blank-first", limits=tight)
+    assert insist.optimal and not plain.optimal
+    assert job_key(insist) != job_key(plain)  # a resumed --output run cannot mix the two kinds
+    refused = run_job(insist)
+    assert refused["error_type"] == "SearchLimitExceeded"
+    answered = run_job(plain)
+    assert "error" not in answered and answered["length"] >= 57
+    assert answered["optimal"] is (answered["length"] == 57)

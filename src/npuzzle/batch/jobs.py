@@ -52,6 +52,7 @@ class SolveJob:
     algorithm: str = "auto"
     limits: Limits = field(default=NO_LIMITS)
     error: str | None = None
+    optimal: bool = False  # insist on a proven optimum (solve --optimal): a limit then makes an error entry
 
 
 def _square_side(n: int) -> int | None:
@@ -95,6 +96,8 @@ def job_key(job: SolveJob) -> str:
     """A fingerprint of the job's line text and options (not its limits): a results file records it, so a
     resumed run can tell that it reads the same input with the same command."""
     spec = repr((job.text, job.width, job.height, job.blank, job.goal, job.algorithm))
+    if job.optimal:  # appended only when set, so results files written before the option still match
+        spec += " optimal"
     return hashlib.blake2b(spec.encode("utf-8", errors="replace"), digest_size=8).hexdigest()
 
 
@@ -106,6 +109,7 @@ def parse_jobs(
     blank: int = 0,
     algorithm: str = "auto",
     limits: Limits = NO_LIMITS,
+    optimal: bool = False,
 ) -> Iterator[SolveJob]:
     """A :class:`SolveJob` per board line, lazily (bad lines give jobs carrying their error).
 
@@ -125,8 +129,9 @@ def parse_jobs(
                 raise BoardFormatError(error)
             board = parse_line(text, width, height, blank)
             job = SolveJob(
-                index, number, text, board.tiles, board.width, board.height, blank, goal, algorithm, limits
-            )
+                index, number, text, board.tiles, board.width, board.height, blank, goal, algorithm, limits,
+                optimal=optimal,
+            )  # fmt: skip
         except (PuzzleError, ValueError, TypeError, RecursionError) as exc:
             job = SolveJob(
                 index, number, excerpt(text, 80)[1:-1], None, width or 0, height or 0, blank, goal, algorithm,
@@ -150,7 +155,7 @@ def run_job(job: SolveJob) -> dict[str, Any]:
         goal = goal_for(board, job.goal if isinstance(job.goal, str) else list(job.goal))
         from ..search.solver import solve
 
-        solution = solve(board, goal, algorithm=job.algorithm, limits=job.limits)
+        solution = solve(board, goal, algorithm=job.algorithm, limits=job.limits, optimal=job.optimal)
     except PuzzleError as exc:
         return {**head, "error": _short_error(exc), "error_type": type(exc).__name__}
     except Exception as exc:  # recorded, never silent: one bad board must not end the batch

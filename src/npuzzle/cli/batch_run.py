@@ -95,6 +95,7 @@ def solve_batch(
     jobs: int | None,
     limits: Limits,
     output: str | None = None,
+    optimal: bool = False,
 ) -> int:
     """Solve every board of ``path`` (``-``: standard input); return the exit code."""
     if output is not None and path != "-":
@@ -105,8 +106,9 @@ def solve_batch(
     summary = BatchSummary(goal)
     with open_input(path) as stream:
         job_stream = parse_jobs(
-            read_lines(stream), size=size, goal=goal, blank=blank, algorithm=algorithm, limits=limits
-        )
+            read_lines(stream), size=size, goal=goal, blank=blank, algorithm=algorithm, limits=limits,
+            optimal=optimal,
+        )  # fmt: skip
         if output is None:
             try:
                 for job, result in run_batch(job_stream, n_jobs=jobs, ordered=True):

@@ -168,6 +168,15 @@ def solve_command(
             "lines not there yet. The file ends in input order once every line is done.",
         ),
     ] = None,
+    render_dir: RenderDirOption = None,
+    picture: Annotated[
+        Path | None, typer.Option("--picture", help="Cut the tiles from this image instead of drawing numbers.")
+    ] = None,
+    gif: GifOption = None,
+    mp4: Mp4Option = None,
+    sheet: SheetOption = None,
+    speed: SpeedOption = 2.0,
+    numbers: NumbersOption = True,
 ) -> None:
     """Solve a board: the best answer within the time budget, optimal when proven (exit 0 solved,
     1 unsolvable, 2 bad input, 3 a limit hit by a named algorithm or --optimal)."""
@@ -176,7 +185,7 @@ def solve_command(
         if input_file is not None:
             if board is not None:
                 raise ValueError("give either a BOARD or --input FILE, not both")
-            _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits, output)
+            _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits, output, optimal)
             return
         if output is not None:
             raise ValueError("--output goes with --input FILE (a single board's answer goes to standard output)")
@@ -365,6 +374,7 @@ def _solve_batch(
     jobs: int | None,
     limits: Limits,
     output: str | None = None,
+    optimal: bool = False,
 ) -> None:
     """One JSON object per input board in input order, or appended to a resumable ``--output`` file; bad lines
     are reported by number and do not stop the rest (see :mod:`npuzzle.cli.batch_run`)."""
@@ -378,7 +388,7 @@ def _solve_batch(
         goal_spec = tuple(load_board(goal, size, blank).tiles)
     worst = solve_batch(
         path, size=parse_size(size) if size else None, goal=goal_spec, blank=blank, algorithm=algorithm,
-        jobs=jobs, limits=limits, output=output,
+        jobs=jobs, limits=limits, output=output, optimal=optimal,
     )  # fmt: skip
     if worst != EXIT_OK:
         raise typer.Exit(worst)
