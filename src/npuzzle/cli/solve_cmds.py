@@ -149,15 +149,6 @@ def solve_command(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="With --input: worker processes (default: all cores).")
     ] = None,
-    render_dir: RenderDirOption = None,
-    picture: Annotated[
-        Path | None, typer.Option("--picture", help="Cut the tiles from this image instead of drawing numbers.")
-    ] = None,
-    gif: GifOption = None,
-    mp4: Mp4Option = None,
-    sheet: SheetOption = None,
-    speed: SpeedOption = 2.0,
-    numbers: NumbersOption = True,
     output: Annotated[
         str | None,
         typer.Option(
