@@ -2,6 +2,9 @@
 
 Run:  python bench/bench_search.py [--korf 1,2,3] [--skip-3x4] [--c]
 
+Each instance runs Manhattan then linear conflict (the incremental kernel ``idastar_lc``, issue 17) back to
+back, so both see the same machine load (printed beside each row: ``os.getloadavg()``).
+
 ``--c`` also compiles and runs bench/ida_manhattan.c (needs gcc) on the same instances, the reference
 "minimal C IDA*" the numba kernel is compared with: both must report the same generated-node counts.
 """
@@ -9,6 +12,7 @@ Run:  python bench/bench_search.py [--korf 1,2,3] [--skip-3x4] [--c]
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import shutil
 import subprocess
@@ -67,8 +71,10 @@ def bench_ida(numbers: list[int], use_c: bool) -> None:
             ["gcc", "-O3", "-march=native", "-o", str(binary), str(ROOT / "bench" / "ida_manhattan.c")],
             check=True,
         )
-    print("| instance | optimal | heuristic | generated | seconds | M nodes/s | C M nodes/s |")
-    print("|---:|---:|---|---:|---:|---:|---:|")
+    print(
+        "| instance | optimal | heuristic | generated | seconds | M nodes/s | ns/node | load | C M nodes/s |"
+    )
+    print("|---:|---:|---|---:|---:|---:|---:|---:|---:|")
     totals: dict[str, list[float]] = {}
     for k, optimal, tiles in korf(numbers):
         for heuristic in ("manhattan", "linear-conflict"):
@@ -86,12 +92,15 @@ def bench_ida(numbers: list[int], use_c: bool) -> None:
             totals.setdefault(heuristic, [0, 0])
             totals[heuristic][0] += generated
             totals[heuristic][1] += seconds
+            load = os.getloadavg()[0]
             print(
-                f"| {k} | {optimal} | {heuristic} | {generated:,} | {seconds:.2f} | {rate:.1f} | {c_rate} |"
+                f"| {k} | {optimal} | {heuristic} | {generated:,} | {seconds:.2f} | {rate:.1f} | "
+                f"{1e9 * seconds / generated:.0f} | {load:.1f} | {c_rate} |"
             )
     for heuristic, (generated, seconds) in totals.items():
         print(
-            f"\n{heuristic}: {generated:,.0f} nodes in {seconds:.2f} s = {generated / seconds / 1e6:.1f} M nodes/s"
+            f"\n{heuristic}: {generated:,.0f} nodes in {seconds:.2f} s = {generated / seconds / 1e6:.1f} M nodes/s "
+            f"({1e9 * seconds / generated:.0f} ns/node)"
         )
 
 
