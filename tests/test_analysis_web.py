@@ -29,3 +29,22 @@ def test_analyze_refuses_bad_and_unsolvable_boards(client: TestClient) -> None:
     assert 400 <= r.status_code < 500 and "cannot reach" in r.text
     r = client.post("/api/analyze", json={"board": [1, 1, 3, 4, 5, 6, 8, 7, 0]})
     assert 400 <= r.status_code < 500
+
+
+def test_generate_with_length(client: TestClient) -> None:
+    from npuzzle.goals import classic
+    from oracle import bfs_distances
+
+    r = client.post("/api/generate", json={"width": 3, "height": 3, "length": "24..25", "seed": 3})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert (
+        body["optimal_length"] in (24, 25)
+        and bfs_distances(classic(3, 3))[tuple(body["board"])] == body["optimal_length"]
+    )
+    again = client.post("/api/generate", json={"width": 3, "height": 3, "length": "24..25", "seed": 3}).json()
+    assert again["board"] == body["board"]
+    assert client.post("/api/generate", json={"width": 3, "height": 3, "length": "40"}).status_code in (400, 422)
+    assert client.post("/api/generate", json={"width": 5, "height": 5, "length": "40"}).status_code in (400, 422)
+    assert client.post("/api/generate", json={"width": 3, "height": 3, "length": "4-5"}).status_code in (400, 422)
+    assert client.post("/api/generate", json={"width": 3, "height": 3}).json()["optimal_length"] is None

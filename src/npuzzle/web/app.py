@@ -618,7 +618,17 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         else:
             goal_board = Board(request.goal, request.width, request.height, request.blank)
         seed = secrets.randbits(32) if request.seed is None else request.seed
-        start = generate_board(goal_board, request.method, request.moves, seed)
+        length = None
+        if request.length is not None:  # issue 15: a proven optimal length band, boards up to 16 cells
+            from ..analysis.difficulty import OPTIMAL_CELLS, generate_length, parse_band
+
+            if goal_board.n_cells > OPTIMAL_CELLS:
+                raise ValueError(f"length is offered for boards up to {OPTIMAL_CELLS} cells")
+            low, high = parse_band(request.length)
+            rated = generate_length(goal_board, low, high, seed=seed, max_seconds=settings.max_seconds)[0]
+            start, length = rated.board, rated.length
+        else:
+            start = generate_board(goal_board, request.method, request.moves, seed)
         return GenerateResponse(
             board=list(start.tiles),
             goal=list(goal_board.tiles),
@@ -626,6 +636,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             height=start.height,
             blank=start.blank,
             seed=seed,
+            optimal_length=length,
         )
 
     @app.post("/api/analyze", response_model=AnalyzeResponse, tags=["solving"])
@@ -647,7 +658,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @app.post("/api/generate", response_model=GenerateResponse, tags=["boards"])
     async def generate(request: GenerateRequest) -> GenerateResponse:
         """A new start position, always solvable for the goal. Without a seed the server draws one and
-        returns it, so any board can be reproduced."""
+        returns it, so any board can be reproduced. With ``length`` its optimal length is proven."""
+        if request.length is not None:  # solver work: a solving lane, not the quick one
+            lane = "light" if request.width * request.height <= settings.light_cells else "heavy"
+            return await lanes.run(lane, lambda: generate_now(request), settings.max_seconds)
         return await lanes.quick(lambda: generate_now(request))
 
     @app.post("/api/solve", response_model=SolveResponse, tags=["solving"])

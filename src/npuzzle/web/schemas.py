@@ -130,6 +130,11 @@ class GenerateRequest(BaseModel):
     )
     moves: int | None = Field(default=None, ge=0, le=MAX_WALK_MOVES)
     seed: int | None = Field(default=None, ge=0, lt=2**63, description="Same seed, same board.")
+    length: str | None = Field(
+        default=None,
+        pattern=r"^[0-9]{1,3}([.][.][0-9]{1,3})?$",
+        description="A proven optimal length `N` or band `A..B` (boards up to 16 cells; replaces `method`).",
+    )
 
 
 class GenerateResponse(BaseModel):
@@ -139,6 +144,7 @@ class GenerateResponse(BaseModel):
     height: int
     blank: int
     seed: int
+    optimal_length: int | None = None
 
 
 class SolveResponse(BaseModel):
