@@ -208,4 +208,5 @@ def test_optimal_jobs_insist_on_a_proof_and_plain_jobs_answer_anyway() -> None:
     assert refused["error_type"] == "SearchLimitExceeded"
     answered = run_job(plain)
     assert "error" not in answered and answered["length"] >= 57
-    assert answered["optimal"] is (answered["length"] == 57)
+    assert answered["lower_bound"] <= 57  # proven bounds never exceed Korf's optimum
+    assert answered["length"] == 57 or not answered["optimal"]
