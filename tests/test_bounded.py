@@ -16,6 +16,7 @@ from npuzzle.canonical import to_canonical
 from npuzzle.errors import ProblemTooLargeError
 from npuzzle.generate import shuffle, walk
 from npuzzle.goals import goal
+from npuzzle.heuristics.simple import linear_conflict, manhattan
 from npuzzle.search import bounded
 from npuzzle.search.bounded import improving_solutions, supports
 from oracle import bfs_distances
@@ -117,31 +118,7 @@ def _reference_wida(
     from npuzzle.board import neighbour_cells
 
     def h_of(state: list[int]) -> int:
-        md = sum(
-            abs(c // width - t // width) + abs(c % width - t % width)
-            for c, t in enumerate(state)
-            if t != blank_home
-        )
-        lc = 0
-        for line in range(width + height):
-            if line < height:
-                keys = [
-                    t % width
-                    for t in state[line * width : (line + 1) * width]
-                    if t != blank_home and t // width == line
-                ]
-            else:
-                col = line - height
-                keys = [t // width for t in state[col::width] if t != blank_home and t % width == col]
-            tails: list[int] = []
-            for k in keys:
-                lo = next((i for i, v in enumerate(tails) if v >= k), len(tails))
-                if lo == len(tails):
-                    tails.append(k)
-                else:
-                    tails[lo] = k
-            lc += len(keys) - len(tails)
-        return md + 2 * lc
+        return linear_conflict(state, width, height, blank_home)
 
     def dfs(
         state: list[int], blank: int, came: int, g: int, threshold: int, path: list[int], nxt: list
@@ -226,29 +203,8 @@ def _reference_layer(states, blanks, came, width, height, blank_home, max_f, dep
     """Pure-Python twin of expand_layer: (child values, blank, came, h, parent) in the same order."""
     from npuzzle.board import neighbour_cells
 
-    def h_of(state):
-        md = sum(
-            abs(c // width - t // width) + abs(c % width - t % width)
-            for c, t in enumerate(state)
-            if t != blank_home
-        )
-        lc = 0
-        for line in range(width + height):
-            if line < height:
-                keys = [
-                    t % width
-                    for t in state[line * width : (line + 1) * width]
-                    if t != blank_home and t // width == line
-                ]
-            else:
-                col = line - height
-                keys = [t // width for t in state[col::width] if t != blank_home and t % width == col]
-            tails: list[int] = []
-            for k in keys:
-                lo = next((i for i, v in enumerate(tails) if v >= k), len(tails))
-                tails[lo : lo + 1] = [k]
-            lc += len(keys) - len(tails)
-        return md, md + 2 * lc
+    def h_of(state: list[int]) -> tuple[int, int]:
+        return manhattan(state, width, height, blank_home), linear_conflict(state, width, height, blank_home)
 
     out = []
     for i, state in enumerate(states):
