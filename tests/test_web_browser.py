@@ -665,6 +665,7 @@ def test_axe_core_finds_no_violations(open_page: Callable[..., Any], viewport: s
     choose_size(page, 2, 2)
     page.get_by_role("button", name="Solve").click()
     page.wait_for_selector("#win:not([hidden])", timeout=20_000)  # the dialog and the solved board
+    page.wait_for_timeout(600)  # the last tile and the board's colours settle (transitions of up to .25 s)
     assert run_axe(page) == []
 
 
