@@ -9,6 +9,7 @@ Routes::
     POST /api/check        solvability with the reason
     POST /api/generate     a solvable start (shuffle / walk / tile-walk)
     POST /api/solve        the ``npuzzle solve --json`` object
+    POST /api/read         the board on a screenshot (base64 JSON, up to ``max_upload_bytes``), with confidences
     POST /api/hint         the next move of the best solution found in time (or of a recent one that
                            passes through this position: :class:`PathCache`)
 
@@ -90,6 +91,8 @@ from .schemas import (
     LaneLoad,
     Layout,
     LayoutsResponse,
+    ReadRequest,
+    ReadResponse,
     SolveRequest,
     SolveResponse,
     StatusResponse,
@@ -134,6 +137,11 @@ class WebSettings:
     max_waiting: int = 64  # requests queued for one lane beyond its slots; more get an immediate 503
     # what a client may send: the body (the largest legal one, a 32×32 board with its goal, is ~12 kB)
     max_body_bytes: int = 64 * 1024
+    # /api/read: a screenshot in base64 (4/3 of its bytes) gets its own cap, and its pixels one more (a small
+    # PNG can claim a huge canvas: a decompression bomb is refused on its declared size before decoding)
+    max_upload_bytes: int = 8 * 1024 * 1024
+    max_read_pixels: int = 40_000_000  # an 8K screen is 33 Mpx
+    read_seconds: float = 20.0  # budget of one screenshot reading (grid, OCR, matching)
     body_seconds: float = 10.0  # the whole body must arrive within this, else 408
     # the uvicorn server (npuzzle.web.server): request head deadline and size, keep-alive, connections
     head_seconds: float = 10.0
@@ -149,6 +157,7 @@ class WebSettings:
             "queue_seconds",
             "quick_queue_seconds",
             "body_seconds",
+            "read_seconds",
             "head_seconds",
             "keep_alive_seconds",
         ):
@@ -157,7 +166,15 @@ class WebSettings:
                 raise ValueError(f"WebSettings.{name} must be a positive number of seconds, got {value!r}")
         if self.light_slots < 1 or self.heavy_slots < 1 or self.quick_slots < 1:
             raise ValueError("WebSettings needs at least one light, one heavy and one quick slot")
-        for name in ("max_waiting", "max_body_bytes", "max_head_bytes", "max_connections", "max_solve_side"):
+        for name in (
+            "max_waiting",
+            "max_body_bytes",
+            "max_upload_bytes",
+            "max_read_pixels",
+            "max_head_bytes",
+            "max_connections",
+            "max_solve_side",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"WebSettings.{name} must be at least 1, got {getattr(self, name)!r}")
 
@@ -439,6 +456,92 @@ def generate_board(goal_board: Board, method: str, moves: int | None, seed: int)
     return generation.generate(goal_board, method, moves=moves, seed=seed)[0]
 
 
+#: Image formats ``/api/read`` decodes (Pillow's names); anything else is refused before decoding.
+READ_FORMATS = frozenset({"PNG", "JPEG", "WEBP", "GIF", "BMP"})
+
+
+def decode_picture(text: str, what: str, max_pixels: int) -> Any:
+    """A Pillow RGB image from base64 text or a ``data:`` URL; :class:`PictureError` naming what is wrong
+    (not base64, not an image, a format not offered, more than ``max_pixels`` pixels, checked on the
+    declared size before any pixel is decoded)."""
+    import base64
+    import binascii
+    import io
+    import warnings
+
+    from PIL import Image, UnidentifiedImageError
+
+    from ..render.image import PictureError, load_picture
+
+    if text.startswith("data:"):
+        head, _, text = text.partition(",")
+        if not head.endswith(";base64"):
+            raise PictureError(f"the {what} is a data: URL without ;base64 ({excerpt(head)})")
+    try:
+        raw = base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        raise PictureError(f"the {what} is not base64 text (nor a data: URL)") from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(raw))
+            if image.format not in READ_FORMATS:
+                raise PictureError(f"the {what} is a {image.format} image; send PNG, JPEG, WebP, GIF or BMP")
+            w, h = image.size
+            if w * h > max_pixels:
+                raise PictureError(
+                    f"the {what} is {w:,}x{h:,} pixels, more than this server reads ({max_pixels:,}): "
+                    "send a smaller screenshot"
+                )
+            image.load()
+    except PictureError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise PictureError(f"the {what} declares too many pixels to decode (a decompression bomb?)") from None
+    except UnidentifiedImageError:
+        raise PictureError(f"the {what} is not an image file (send PNG, JPEG, WebP, GIF or BMP)") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:  # a damaged or truncated image
+        reason = " ".join(str(exc).split())[:120] or exc.__class__.__name__
+        raise PictureError(f"the {what} is not a readable image ({reason})") from None
+    return load_picture(image, what)
+
+
+def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
+    """The ``/api/read`` work: decode, call the reader, shape the answer."""
+    import inspect
+
+    from ..render.vision import read_screenshot
+
+    shot = decode_picture(request.screenshot, "screenshot", max_pixels)
+    reference = (
+        None if request.reference is None else decode_picture(request.reference, "reference", max_pixels)
+    )
+    options: dict[str, Any] = {"strict": not request.allow_ambiguous, "blank_cell": request.blank_cell}
+    if request.crop is not None:
+        options["crop"] = tuple(request.crop)
+    if request.hole_home is not None:  # the reader's name for it may differ while it grows
+        accepted = inspect.signature(read_screenshot).parameters
+        name = next((n for n in ("hole_home", "missing", "hole") if n in accepted), None)
+        if name is None:
+            raise ValueError("this server's reader cannot take the hole's home yet; leave hole_home out")
+        options[name] = request.hole_home
+    reading = read_screenshot(shot, request.width, request.height, reference, **options)
+    grid = getattr(reading, "grid", None)
+    return ReadResponse(
+        width=reading.board.width,
+        height=reading.board.height,
+        tiles=list(reading.board.tiles),
+        goal=list(reading.goal.tiles),
+        confidence=[round(float(c), 3) for c in reading.confidence],
+        kind=reading.kind,
+        missing=reading.missing,
+        ambiguous=[list(g) for g in reading.ambiguous],
+        cells=None if grid is None else [[round(float(v), 1) for v in box] for box in grid.cell_boxes()],
+        image_width=shot.width,
+        image_height=shot.height,
+    )
+
+
 def layouts_for(width: int, height: int) -> list[Layout]:
     """Every goal layout at this size; parameterised ones with a representative parameter."""
     out = []
@@ -565,7 +668,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.add_exception_handler(StarletteHTTPException, _http_error_response)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _unexpected_response)
     # outermost first: headers on every answer, then the body cap before anything reads the body
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, read_seconds=settings.body_seconds)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_body_bytes,
+        read_seconds=settings.body_seconds,
+        path_caps={"/api/read": settings.max_upload_bytes},
+    )
     app.add_middleware(QuickAdmission, lanes=lanes)  # before the body is read
     app.add_middleware(SecurityHeaders)
     _add_offline_docs(app)
@@ -652,7 +760,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
             raise UnsolvableError("this board cannot reach the goal: the two lie in different parity classes")
         budget = min(settings.default_seconds, settings.max_seconds)
-        result = await lanes.run(lane_for(start), lambda: analyze_board(start, goal_board, seconds=budget), budget)
+        result = await lanes.run(
+            lane_for(start), lambda: analyze_board(start, goal_board, seconds=budget), budget
+        )
         return result.to_dict()
 
     @app.post("/api/generate", response_model=GenerateResponse, tags=["boards"])
@@ -736,6 +846,15 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             remaining=len(moves),
             optimal=optimal,
             lower_bound=lower,
+        )
+
+    @app.post("/api/read", response_model=ReadResponse, tags=["boards"])
+    async def read(request: ReadRequest) -> ReadResponse:
+        """Read the board from a screenshot of a sliding puzzle (the whole game window is fine: the grid is
+        found), with a confidence per cell. Refuses (400, ``detail`` naming the likely cause: size, crop,
+        reference, an unreadable number) rather than answer a board it does not stand behind."""
+        return await lanes.run(
+            "heavy", lambda: read_now(request, settings.max_read_pixels), settings.read_seconds
         )
 
     @app.api_route(

@@ -1,6 +1,6 @@
 """What every request passes before a route sees it: plain ASGI middleware, no FastAPI.
 
-* :class:`BodyLimit` caps the request body: a ``Content-Length`` over the cap is answered 413 before one
+* :class:`BodyLimit` caps the request body (one cap for every path, larger ones for named upload paths): a ``Content-Length`` over the cap is answered 413 before one
   byte of the body is read; a body sent without one (chunked) is counted as it streams and cut off at the
   cap; a body that trickles in slower than ``read_seconds`` in all gets a 408. The body is buffered (at most
   the cap) and replayed to the application, so nothing behind it ever holds more than ``max_bytes``.
@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -87,21 +87,29 @@ async def send_error(
 class BodyLimit:
     """Read at most ``max_bytes`` of request body within ``read_seconds``, or answer 413 / 408 / 400."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, read_seconds: float) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        read_seconds: float,
+        path_caps: Mapping[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.read_seconds = read_seconds
+        self.path_caps = dict(path_caps or {})  # exact path -> its own cap (a screenshot upload is bigger)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        cap = self.path_caps.get(scope.get("path", ""), self.max_bytes)
         declared = _content_length(scope)
         if declared == -1:
             await send_error(send, 400, "the Content-Length header is not a number", "BadRequest")
             return
-        if declared is not None and declared > self.max_bytes:
-            await send_error(send, 413, self._too_large(f"{declared:,} bytes"), "RequestTooLarge")
+        if declared is not None and declared > cap:
+            await send_error(send, 413, self._too_large(f"{declared:,} bytes", cap), "RequestTooLarge")
             return
         chunks: list[bytes] = []
         size = 0
@@ -122,9 +130,9 @@ class BodyLimit:
                 return  # the client went away: nobody to answer
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_bytes:
+            if size > cap:
                 await send_error(
-                    send, 413, self._too_large(f"more than {self.max_bytes:,} bytes"), "RequestTooLarge"
+                    send, 413, self._too_large(f"more than {cap:,} bytes", cap), "RequestTooLarge"
                 )
                 return
             chunks.append(chunk)
@@ -141,9 +149,11 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    def _too_large(self, what: str) -> str:
+    def _too_large(self, what: str, cap: int) -> str:
+        if cap != self.max_bytes:  # a path with its own cap: an upload
+            return f"the request body has {what}; this server accepts uploads of at most {cap:,} bytes here"
         return (
-            f"the request body has {what}; this server accepts at most {self.max_bytes:,} bytes "
+            f"the request body has {what}; this server accepts at most {cap:,} bytes "
             "(a 32x32 board with its goal needs about 12,000)"
         )
 

@@ -235,9 +235,69 @@ class AnalyzeResponse(BaseModel):
     distribution_source: str | None = None
 
 
+#: Largest side of a board read from a screenshot (``/api/read``); the game's own limit.
+MAX_READ_SIDE = 16
+
+
+class ReadRequest(BaseModel):
+    """A screenshot of a sliding puzzle to read (issue 12): the whole game window or just the board."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    screenshot: str = Field(
+        min_length=1,
+        description="The image (PNG, JPEG, WebP, GIF, BMP) in base64, or a `data:image/...;base64,` URL.",
+    )
+    reference: str | None = Field(
+        default=None,
+        description="The puzzle's finished picture, same encoding; without it the tiles' numbers are read "
+        "(OCR), or the picture is put back together from the tiles where the reader can do that.",
+    )
+    width: int | None = Field(default=None, ge=2, le=MAX_READ_SIDE, description="Board width if known.")
+    height: int | None = Field(default=None, ge=2, le=MAX_READ_SIDE, description="Board height if known.")
+    blank_cell: int | None = Field(
+        default=None, ge=0, lt=MAX_READ_SIDE**2, description="Cell of the hole on the screenshot (0-based)."
+    )
+    hole_home: int | None = Field(
+        default=None,
+        ge=0,
+        lt=MAX_READ_SIDE**2,
+        description="Home cell (0-based) of the missing piece when no reference is given; default the last.",
+    )
+    crop: list[int] | None = Field(
+        default=None, min_length=4, max_length=4, description="`[x, y, w, h]` of the board in the screenshot."
+    )
+    allow_ambiguous: bool = Field(
+        default=False, description="Answer the best guess (with `ambiguous` cells) instead of refusing."
+    )
+
+
+class ReadResponse(BaseModel):
+    """The board read from a screenshot: labels are the tiles' home cells 1..N, 0 the hole."""
+
+    width: int
+    height: int
+    tiles: list[int]
+    goal: list[int]
+    confidence: list[float] = Field(description="Per cell, row-major, 0..1.")
+    kind: str = Field(description="`picture` (matched to the reference / reassembled) or `numbers` (OCR).")
+    missing: int = Field(description="Home cell (0-based) of the piece not on the screenshot.")
+    ambiguous: list[list[int]] = Field(
+        default_factory=list,
+        description="Groups of cells whose reading could be exchanged (allow_ambiguous).",
+    )
+    cells: list[list[float]] | None = Field(
+        default=None,
+        description="Where each cell was cut, `[left, top, right, bottom]` in screenshot pixels, row-major.",
+    )
+    image_width: int
+    image_height: int
+
+
 __all__ = [
     "MAX_API_CELLS",
     "MAX_API_SIDE",
+    "MAX_READ_SIDE",
     "MAX_WALK_MOVES",
     "AnalyzeResponse",
     "BoardRequest",
@@ -250,6 +310,8 @@ __all__ = [
     "LaneLoad",
     "Layout",
     "LayoutsResponse",
+    "ReadRequest",
+    "ReadResponse",
     "SolveRequest",
     "SolveResponse",
     "StatusResponse",

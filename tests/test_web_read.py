@@ -1,0 +1,138 @@
+"""``/api/read``: a screenshot posted as base64 JSON comes back as a board with confidences, or as a 4xx
+naming the cause; bad uploads (not an image, too large, a decompression bomb) are 4xx JSON, never 500."""
+
+from __future__ import annotations
+
+import base64
+import io
+import struct
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from npuzzle.board import Board
+from npuzzle.solvability import is_solvable
+from npuzzle.web import create_app
+from npuzzle.web.app import WebSettings
+from screenshots import Style, game_screenshot
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def encode(image: Image.Image, fmt: str = "PNG", data_url: bool = False) -> str:
+    buffer = io.BytesIO()
+    image.save(buffer, fmt)
+    text = base64.b64encode(buffer.getvalue()).decode()
+    return f"data:image/{fmt.lower()};base64,{text}" if data_url else text
+
+
+def assert_refused(response: Any, status: int, kind: str | None = None, says: str = "") -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) >= {"detail", "kind"} and body["detail"]
+    if kind is not None:
+        assert body["kind"] == kind, body
+    assert says in body["detail"], body
+    return body
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("numbers", 3), ("picture", 5)])
+def test_read_a_whole_window_screenshot(client: TestClient, kind: str, seed: int) -> None:
+    shot = game_screenshot(Style(width=3, height=3, kind=kind, seed=seed, jpeg=85))
+    body: dict[str, Any] = {"screenshot": encode(shot.image, data_url=True)}
+    if shot.reference is not None:
+        body["reference"] = encode(shot.reference, "JPEG")
+    response = client.post("/api/read", json=body)
+    assert response.status_code == 200, response.text
+    read = response.json()
+    assert (read["width"], read["height"]) == (3, 3)
+    assert read["tiles"] == list(shot.board.tiles) and read["goal"] == list(shot.goal.tiles)
+    assert read["kind"] == kind and len(read["confidence"]) == 9
+    assert all(0 <= c <= 1 for c in read["confidence"])
+    assert (read["image_width"], read["image_height"]) == shot.image.size
+    # the cells it cut lie on the board's box in the screenshot
+    x, y, _, h = shot.box
+    cells = read["cells"]
+    assert len(cells) == 9 and abs(cells[0][0] - x) < 6 and abs(cells[8][3] - (y + h)) < 6
+    assert is_solvable(Board(read["tiles"], 3, 3), Board(read["goal"], 3, 3))
+
+
+def test_a_refused_reading_names_its_cause(client: TestClient) -> None:
+    """A reference picture that is not this puzzle's: a 400 that says so, not a wrong board."""
+    shot = game_screenshot(Style(width=3, height=3, kind="picture", seed=7, jpeg=None))
+    wrong = Image.linear_gradient("L").convert("RGB").resize((240, 240))
+    response = client.post("/api/read", json={"screenshot": encode(shot.image), "reference": encode(wrong)})
+    body = assert_refused(response, 400)
+    assert "reference" in body["detail"] and body["kind"].endswith("Error")
+
+
+def test_a_board_without_numbers_or_reference_is_refused(client: TestClient) -> None:
+    flat = Image.new("RGB", (300, 300), (120, 130, 140))
+    body = assert_refused(client.post("/api/read", json={"screenshot": encode(flat)}), 400)
+    assert body["kind"] != "InternalError"
+
+
+@pytest.mark.parametrize(
+    ("screenshot", "says"),
+    [
+        ("not base64 at all!", "not base64"),
+        (base64.b64encode(b"hello, world").decode(), "not an image"),
+        ("data:image/png,abc", "without ;base64"),
+        (base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 40).decode(), "not an image"),
+        (
+            base64.b64encode(base64.b64decode(encode(Image.new("RGB", (64, 64), "red")))[:60]).decode(),
+            "readable",
+        ),
+    ],
+)
+def test_bad_uploads_are_400(client: TestClient, screenshot: str, says: str) -> None:
+    assert_refused(client.post("/api/read", json={"screenshot": screenshot}), 400, "PictureError", says)
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    """A tiny PNG whose header claims ``width`` × ``height`` pixels (a decompression bomb's head)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit greyscale
+    row = b"\0" * (width + 1)
+    data = zlib.compress(row * 4, 9)  # a few rows only: the declared size is what must be refused
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize("side", [20_000, 100_000])
+def test_a_decompression_bomb_is_refused_on_its_declared_size(client: TestClient, side: int) -> None:
+    bomb = base64.b64encode(png_claiming(side, side)).decode()
+    assert len(bomb) < 200_000
+    body = assert_refused(client.post("/api/read", json={"screenshot": bomb}), 400, "PictureError")
+    assert "pixels" in body["detail"]
+
+
+def test_a_huge_upload_is_413_and_small_bodies_keep_their_cap() -> None:
+    settings = WebSettings(max_body_bytes=10_000, max_upload_bytes=50_000)
+    with TestClient(create_app(settings)) as c:
+        big = {"screenshot": "A" * 60_000}
+        assert_refused(c.post("/api/read", json=big), 413, "RequestTooLarge", "uploads of at most 50,000")
+        # 20 kB is fine for an upload (then refused as an image) but too large for any other path
+        medium = {"screenshot": "A" * 20_000}
+        assert c.post("/api/read", json=medium).status_code == 400
+        assert_refused(c.post("/api/check", json={"board": [0] * 5_000}), 413, "RequestTooLarge")
+
+
+def test_unknown_fields_and_bad_sizes_are_422(client: TestClient) -> None:
+    for body in (
+        {"screenshot": "AAAA", "colour": "red"},
+        {"screenshot": "AAAA", "width": 1, "height": 3},
+        {"screenshot": "AAAA", "crop": [1, 2, 3]},
+        {},
+    ):
+        assert_refused(client.post("/api/read", json=body), 422, "ValidationError")
