@@ -657,9 +657,22 @@ def test_status_says_when_the_start_up_work_is_done(monkeypatch: pytest.MonkeyPa
         assert body["warm"] is None  # no start-up work without settings.warmup
         assert body["lanes"]["heavy"] == {"slots": WebSettings().heavy_slots, "admitted": 0}
     gate = threading.Event()
-    monkeypatch.setattr(web, "_warm_up", gate.wait)
+    ready = threading.Event()
+
+    def scripted(state: web.WarmUpState) -> None:
+        state.stage = "building the tables"
+        gate.wait()
+        state.hints_ready = True
+        state.stage = "compiling the rest"
+        ready.set()
+        gate.wait()
+
+    monkeypatch.setattr(web, "_warm_up", scripted)
     with TestClient(create_app(WebSettings(warmup=True))) as c:
-        assert c.get("/api/status").json()["warm"] is False
+        body = c.get("/api/status").json()
+        assert body["warm"] is False and body["hints_ready"] is False and body["stage"] == "building the tables"
         gate.set()
+        ready.wait(5)
         c.app.state.warmup.result(timeout=5)  # type: ignore[attr-defined]
-        assert c.get("/api/status").json()["warm"] is True
+        body = c.get("/api/status").json()
+        assert body["warm"] is True and body["hints_ready"] is True and body["stage"] == "done"

@@ -618,3 +618,62 @@ def test_docs_render_offline_and_the_game_keeps_to_its_csp(live_server: tuple[st
     # ReDoc's sidebar badge is an image from its vendor: the policy blocks it, nothing else may be missing
     assert all("logo" in url for url in blocked), f"pages asked for outside resources: {blocked}"
     assert [v for v in violations if "img-src" not in v or "/redoc:" not in v] == [], violations
+
+
+def test_beyond_max_connections_the_503_is_json() -> None:
+    from npuzzle.web.server import make_server
+
+    settings = WebSettings(head_seconds=5, max_connections=2)
+    seen: list[list[tuple[str, int]]] = []
+    server = make_server(create_app(settings), "127.0.0.1", 0, settings, on_ready=seen.append)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not seen:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        host, port = seen[0][0]
+        assert port != 0 and port == server.servers[0].sockets[0].getsockname()[1]
+        assert httpx.post(f"http://{host}:{port}/api/check", json={"board": EASY_3X3}).status_code == 200
+        idle = [socket.create_connection((host, port), timeout=5) for _ in range(2)]
+        time.sleep(0.2)
+        busy = httpx.post(f"http://{host}:{port}/api/check", json={"board": EASY_3X3}, timeout=5)
+        assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
+        assert busy.headers["content-type"] == "application/json"
+        assert busy.json()["kind"] == "ServerBusy" and "connections" in busy.json()["detail"]
+        for s in idle:
+            s.close()
+        time.sleep(0.2)
+        assert httpx.post(f"http://{host}:{port}/api/check", json={"board": EASY_3X3}).status_code == 200
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_serve_port_0_prints_the_port_it_listens_on(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NPUZZLE_CACHE": str(tmp_path)}  # its warm-up must not touch the suite's tables
+    process = subprocess.Popen(
+        [sys.executable, "-m", "npuzzle", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/ ", line)
+        assert match, line
+        port = int(match.group(1))
+        assert port != 0
+        status = httpx.get(f"http://127.0.0.1:{port}/api/status", timeout=10).json()
+        assert status["warm"] is False and status["stage"]
+    finally:
+        process.terminate()
+        process.wait(20)

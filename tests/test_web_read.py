@@ -136,3 +136,19 @@ def test_unknown_fields_and_bad_sizes_are_422(client: TestClient) -> None:
         {},
     ):
         assert_refused(client.post("/api/read", json=body), 422, "ValidationError")
+
+
+def test_numbered_tiles_with_the_hole_home_first(client: TestClient) -> None:
+    shot = game_screenshot(Style(width=3, height=3, kind="numbers", seed=3, jpeg=85))
+    body = {"screenshot": encode(shot.image), "hole_home": 0}
+    read = client.post("/api/read", json=body)
+    tiles = list(shot.board.tiles)
+    goal = Board([0, 1, 2, 3, 4, 5, 6, 7, 8], 3, 3)
+    if is_solvable(Board(tiles, 3, 3), goal):
+        assert (
+            read.status_code == 200
+            and read.json()["goal"] == list(goal.tiles)
+            and read.json()["missing"] == 0
+        )
+    else:  # the other parity class: refused, saying so
+        assert_refused(read, 400, "UnsolvableError", "hole in cell 0")

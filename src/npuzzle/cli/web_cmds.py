@@ -49,11 +49,20 @@ def serve(
     )
     if heavy_slots is not None:
         settings = dataclasses.replace(settings, heavy_slots=heavy_slots)
-    shown = f"[{host}]" if ":" in host else host
-    typer.echo(
-        f"npuzzle: playing at http://{shown}:{port}/  (API docs at http://{shown}:{port}/docs; Ctrl-C stops)"
-    )
-    make_server(create_app(settings), host, port, settings).run()
+
+    def ready(addresses: list[tuple[str, int]]) -> None:  # the port really bound (the system's for --port 0)
+        bound = next((p for _, p in addresses), port)
+        shown = f"[{host}]" if ":" in host else host
+        typer.echo(
+            f"npuzzle: playing at http://{shown}:{bound}/  (API docs at http://{shown}:{bound}/docs; "
+            "Ctrl-C stops)"
+        )
+        typer.echo(
+            "npuzzle: warming up (first run: compiling the solver and building the 4x4 tables; "
+            f"progress at http://{shown}:{bound}/api/status)"
+        )
+
+    make_server(create_app(settings), host, port, settings, on_ready=ready).run()
 
 
 __all__ = ["register", "serve"]

@@ -519,27 +519,52 @@ def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
     options: dict[str, Any] = {"strict": not request.allow_ambiguous, "blank_cell": request.blank_cell}
     if request.crop is not None:
         options["crop"] = tuple(request.crop)
-    if request.hole_home is not None:  # the reader's name for it may differ while it grows
+    if request.hole_home is not None and reference is None:  # for a picture put back together without one
         accepted = inspect.signature(read_screenshot).parameters
-        name = next((n for n in ("hole_home", "missing", "hole") if n in accepted), None)
-        if name is None:
-            raise ValueError("this server's reader cannot take the hole's home yet; leave hole_home out")
-        options[name] = request.hole_home
+        name = next((n for n in ("hole_home", "missing_cell", "hole") if n in accepted), None)
+        if name is not None:
+            options[name] = request.hole_home
     reading = read_screenshot(shot, request.width, request.height, reference, **options)
+    goal_board, missing = reading.goal, reading.missing
+    if reading.kind == "numbers" and request.hole_home is not None:  # numbers 1..N-1 in order around the hole
+        goal_board, missing = _numbers_goal(reading.board, request.hole_home), request.hole_home
     grid = getattr(reading, "grid", None)
     return ReadResponse(
         width=reading.board.width,
         height=reading.board.height,
         tiles=list(reading.board.tiles),
-        goal=list(reading.goal.tiles),
+        goal=list(goal_board.tiles),
         confidence=[round(float(c), 3) for c in reading.confidence],
         kind=reading.kind,
-        missing=reading.missing,
+        missing=missing,
         ambiguous=[list(g) for g in reading.ambiguous],
         cells=None if grid is None else [[round(float(v), 1) for v in box] for box in grid.cell_boxes()],
         image_width=shot.width,
         image_height=shot.height,
     )
+
+
+def _numbers_goal(board: Board, hole_home: int) -> Board:
+    """The goal of a numbered board whose hole belongs in cell ``hole_home``: 1..N-1 in reading order around
+    it; :class:`UnsolvableError` when the board read cannot reach it."""
+    from ..errors import UnsolvableError
+    from ..solvability import is_solvable
+
+    n = board.n_cells
+    if not 0 <= hole_home < n:
+        raise BoardFormatError(
+            f"hole_home {hole_home} is outside a {board.width}x{board.height} board (0..{n - 1})"
+        )
+    numbers = iter(range(1, n))
+    goal_board = Board(
+        [0 if cell == hole_home else next(numbers) for cell in range(n)], board.width, board.height
+    )
+    if not is_solvable(board, goal_board):
+        raise UnsolvableError(
+            f"the board read cannot reach the goal with the hole in cell {hole_home} (the other parity class): "
+            "check where the hole belongs, or some numbers were misread"
+        )
+    return goal_board
 
 
 def layouts_for(width: int, height: int) -> list[Layout]:
@@ -643,8 +668,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.warmup:  # compile the kernels while the first player reads the page
-            app.state.warmup = lanes.pool().submit(_warm_up)
+            app.state.warmup = lanes.pool().submit(_warm_up, app.state.warming)
         yield
+        app.state.warming.stop_helpers()
         lanes.close()
 
     app = FastAPI(
@@ -663,6 +689,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.lanes = lanes
     app.state.paths = paths
     app.state.warmup = None  # with settings.warmup: a future that is done once the kernels are compiled
+    app.state.warming = WarmUpState()  # what the warm-up is doing now
     for kind in (PuzzleError, ValueError, ServerBusy, RequestValidationError):
         app.add_exception_handler(kind, _error_response)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error_response)  # type: ignore[arg-type]
@@ -694,9 +721,14 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         """Whether the start-up work is done (``warm``) and how many requests each lane holds."""
         slots = {"light": settings.light_slots, "heavy": settings.heavy_slots, "quick": settings.quick_slots}
         warmup = app.state.warmup
+        warming: WarmUpState = app.state.warming
+        done = None if warmup is None else warmup.done()
         return StatusResponse(
             version=_version(),
-            warm=None if warmup is None else warmup.done(),
+            warm=done,
+            hints_ready=None if warmup is None else done or warming.hints_ready,
+            stage=None if warmup is None else "done" if done else warming.stage,
+            stage_seconds=dict(warming.seconds),
             lanes={
                 lane: LaneLoad(slots=n, admitted=lanes.admitted.get(lane, 0)) for lane, n in slots.items()
             },
@@ -889,29 +921,119 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     return app
 
 
-def _warm_up() -> None:
-    """Compile (or load from numba's cache) every kernel a request may use, before the first player asks:
-    otherwise the first hard request spends its whole budget compiling and answers 422."""
-    from .._kernels.warmup import warmup
+@dataclass
+class WarmUpState:
+    """What the start-up work is doing (``stage``, a phrase for ``/api/status``) and whether 3×3 and 4×4
+    hints are optimal from now on (``hints_ready``). Written by the warm-up thread, read by the event loop:
+    plain attribute assignments, no lock needed."""
 
+    stage: str = "starting"
+    hints_ready: bool = False
+    seconds: dict[str, float] = field(default_factory=dict)  # stage -> seconds it took
+    helpers: list[Any] = field(
+        default_factory=list
+    )  # helper processes started (killed when the server stops)
+
+    def stop_helpers(self) -> None:
+        for process in self.helpers:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+#: The small 4×4 tables built first on a fresh machine (a few seconds): 4×4 hints are exact within their
+#: budget with them while the stronger FIRST_TABLES build in the background.
+QUICK_TABLES = "5-5-5"
+FIRST_TABLES = "6-6-3"
+
+
+def _warm_up(state: WarmUpState | None = None) -> None:
+    """The start-up work, in the order players need it (issue 14: optimal 3×3/4×4 hints within 20 s of
+    starting on a fresh machine). A helper process builds the 4×4 5-5-5 tables when no 4×4 tables are cached
+    (seconds) and compiles the pattern-database search kernel into numba's cache, while this process compiles
+    the 3×3 solver: two cores at work. Then this process loads the 4×4 kernel from the cache, and 3×3/4×4
+    hints are optimal from there on. Then a helper builds the 6-6-3 tables (tens of seconds; hints use them
+    once they are written) and this process compiles every other kernel. A step that fails is done here
+    instead, or skipped: it shows up again, with its reason, on a real request."""
+    import time
+
+    state = state or WarmUpState()
     near_3x3 = Board([1, 2, 3, 4, 5, 6, 7, 0, 8], 3, 3)
-    near_4x4 = Board([*range(1, 14), 14, 0, 15], 4, 4)  # takes the pattern-database path when tables exist
-    steps: list[Callable[[], object]] = [  # what 3×3 and 4×4 hints need first, then everything else
-        lambda: solve_within(near_3x3, classic(3, 3), 300.0),
-        lambda: _prepare_tables(near_4x4, classic(4, 4)),  # exact 4×4 hints within the budget from now on
-        lambda: solve_within(near_4x4, classic(4, 4), 300.0),
-        warmup,
-    ]
-    for step in steps:
-        # warm-up only: a failure here shows up again, with its reason, on a real request
+
+    def stage(name: str, step: Callable[[], object]) -> None:
+        state.stage = name
+        t = time.monotonic()
         with contextlib.suppress(Exception):
             step()
+        state.seconds[name] = round(time.monotonic() - t, 2)
+
+    helper = _start_helper(QUICK_TABLES, state)
+    stage("compiling the 3x3 solver", lambda: solve_within(near_3x3, classic(3, 3), 300.0))
+    stage(
+        f"building the 4x4 {QUICK_TABLES} pattern tables and compiling their search (first run only)",
+        lambda: _finish_helper(helper, QUICK_TABLES),
+    )
+    stage("loading the 4x4 search kernel", _warm_tables_4x4)
+    state.hints_ready = True
+    stage(
+        f"building the 4x4 {FIRST_TABLES} pattern tables (first run only; hints are optimal meanwhile)",
+        lambda: _finish_helper(_start_helper(FIRST_TABLES, state), FIRST_TABLES),
+    )
+    stage("compiling the other kernels", _warm_kernels)
+    state.stage = "done"
 
 
-def _prepare_tables(start: Board, goal_board: Board) -> None:
-    from ..search.anytime import prepare_tables
+def _start_helper(tables: str, state: WarmUpState) -> Any:
+    """A process running :func:`_warm_tables_4x4` for ``tables`` (``None`` when one cannot be started)."""
+    import subprocess
+    import sys
 
-    prepare_tables(start, goal_board)
+    code = f"from npuzzle.web.app import _warm_tables_4x4; _warm_tables_4x4({tables!r})"
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+    except OSError:
+        return None
+    state.helpers.append(process)
+    return process
+
+
+def _finish_helper(process: Any, tables: str) -> None:
+    """Wait for a helper; if it failed (or none started), do its work in this process."""
+    import subprocess
+
+    if process is not None:
+        try:
+            if process.wait(timeout=600) == 0:
+                return
+        except subprocess.TimeoutExpired:  # a helper that hangs is killed and its work done here
+            process.kill()
+            process.wait()
+    _warm_tables_4x4(tables)
+
+
+def _warm_tables_4x4(tables: str | None = None) -> None:
+    """Build the classic 4×4 goal's ``tables`` partition unless as strong a one is cached, then solve a
+    board one move from the goal: that compiles (or loads from numba's cache) the search kernel that reads
+    them. Run in a helper process by :func:`_warm_up`, and in the server itself to load the kernel."""
+    goal_4x4 = classic(4, 4)
+    if tables is not None:
+        from ..heuristics.pdb import standard_partition
+        from ..search.pdb_backend import load_partition, partition_present, strongest_partition
+
+        partition = standard_partition(4, 4, goal_4x4.blank_cell, tables)
+        strongest = strongest_partition(4, 4, goal_4x4.blank_cell)
+        if not (partition_present(strongest) and strongest.n_entries() >= partition.n_entries()):
+            load_partition(partition, build=True)
+    near_4x4 = Board([*range(1, 14), 14, 0, 15], 4, 4)  # takes the pattern-database path when tables exist
+    solve_within(near_4x4, goal_4x4, 300.0)
+
+
+def _warm_kernels() -> None:
+    from .._kernels.warmup import warmup
+
+    warmup()
 
 
 def _version() -> str:

@@ -206,6 +206,15 @@ class StatusResponse(BaseModel):
         description="True once the start-up work (compiling the kernels, the 4×4 tables) is done; null when "
         "the server does no such work (it happens on first use instead)."
     )
+    hints_ready: bool | None = Field(
+        default=None,
+        description="True once 3×3 and 4×4 hints are optimal within their budget (the start-up work may go on "
+        "building stronger tables); null without start-up work.",
+    )
+    stage: str | None = Field(default=None, description="What the start-up work is doing now, in words.")
+    stage_seconds: dict[str, float] = Field(
+        default_factory=dict, description="Seconds each finished start-up stage took."
+    )
     lanes: dict[str, LaneLoad]
 
 

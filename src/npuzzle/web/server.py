@@ -4,13 +4,17 @@ uvicorn closes an idle keep-alive connection after ``timeout_keep_alive`` but gi
 still sending its request line and headers all the time in the world: a thousand clients that send half a
 request and wait hold a thousand sockets. :class:`HeadDeadlineH11Protocol` closes a connection whose request
 head is not complete ``head_seconds`` after it opened (or after its previous answer); the body has its own
-deadline in :class:`~npuzzle.web.guard.BodyLimit`. ``limit_concurrency`` answers 503 beyond
-``max_connections`` open connections, and h11 refuses a request head over ``max_head_bytes``.
+deadline in :class:`~npuzzle.web.guard.BodyLimit`. Beyond ``max_connections`` open connections (or requests
+in progress) a request gets a 503 in the API's JSON shape (uvicorn's own ``limit_concurrency`` answers plain
+text, so it is not used), and h11 refuses a request head over ``max_head_bytes``.
+:class:`NpuzzleServer` reports the addresses it really listens on once it has started (``--port 0``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
+from collections.abc import Callable, Sized
 from typing import Any
 
 import h11
@@ -18,12 +22,20 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .app import WebSettings
+from .guard import send_error
 
 
 class HeadDeadlineH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol, closing connections whose request head does not arrive in time."""
+    """uvicorn's h11 protocol, closing connections whose request head does not arrive in time and answering
+    a JSON 503 to requests beyond ``max_connections`` open connections or requests in progress."""
 
     head_seconds: float = 10.0
+    max_connections: int | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.max_connections is not None:
+            self.app = _capped(self.app, self.connections, self.tasks, self.max_connections)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -60,26 +72,77 @@ class HeadDeadlineH11Protocol(H11Protocol):
             self.transport.close()
 
 
-def protocol_with_deadline(head_seconds: float) -> type[HeadDeadlineH11Protocol]:
-    """A protocol class closing slow request heads after ``head_seconds`` (uvicorn takes a class)."""
-    return type("HeadDeadlineH11", (HeadDeadlineH11Protocol,), {"head_seconds": head_seconds})
+def _capped(app: Any, connections: Sized, tasks: Sized, cap: int) -> Any:
+    """``app`` behind a check of the server's open connections and running requests (the sets uvicorn keeps
+    for every connection of the server, this one's request already counted)."""
+
+    async def capped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and (len(connections) > cap or len(tasks) > cap):
+            detail = f"the server holds its {cap} connections already; try again shortly"
+            await send_error(send, 503, detail, "ServerBusy", {"Retry-After": "2"})
+            return
+        await app(scope, receive, send)
+
+    return capped
 
 
-def make_server(app: Any, host: str, port: int, settings: WebSettings, **config: Any) -> uvicorn.Server:
+def protocol_with_deadline(
+    head_seconds: float, max_connections: int | None = None
+) -> type[HeadDeadlineH11Protocol]:
+    """A protocol class closing slow request heads after ``head_seconds`` and answering 503 beyond
+    ``max_connections`` (uvicorn takes a class)."""
+    return type(
+        "HeadDeadlineH11",
+        (HeadDeadlineH11Protocol,),
+        {"head_seconds": head_seconds, "max_connections": max_connections},
+    )
+
+
+class NpuzzleServer(uvicorn.Server):
+    """A uvicorn server that calls ``on_ready(addresses)`` once it listens: ``(host, port)`` pairs of the
+    sockets it really bound (the port the system chose for port 0)."""
+
+    def __init__(
+        self, config: uvicorn.Config, on_ready: Callable[[list[tuple[str, int]]], None] | None
+    ) -> None:
+        super().__init__(config)
+        self.on_ready = on_ready
+
+    def addresses(self) -> list[tuple[str, int]]:
+        return [
+            (str(name[0]), int(name[1]))
+            for server in getattr(self, "servers", [])
+            for sock in server.sockets
+            for name in [sock.getsockname()]
+        ]
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.on_ready is not None:
+            self.on_ready(self.addresses())
+
+
+def make_server(
+    app: Any,
+    host: str,
+    port: int,
+    settings: WebSettings,
+    on_ready: Callable[[list[tuple[str, int]]], None] | None = None,
+    **config: Any,
+) -> NpuzzleServer:
     """A uvicorn server for ``app`` with the deadlines and caps of ``settings``; ``config`` overrides."""
     options: dict[str, Any] = {
         "host": host,
         "port": port,
         "log_level": "warning",
-        "http": protocol_with_deadline(settings.head_seconds),
+        "http": protocol_with_deadline(settings.head_seconds, settings.max_connections),
         "timeout_keep_alive": max(1, round(settings.keep_alive_seconds)),
-        "limit_concurrency": settings.max_connections,
         "h11_max_incomplete_event_size": settings.max_head_bytes,
         "timeout_graceful_shutdown": 5,
         "server_header": False,
         **config,
     }
-    return uvicorn.Server(uvicorn.Config(app, **options))
+    return NpuzzleServer(uvicorn.Config(app, **options), on_ready)
 
 
-__all__ = ["HeadDeadlineH11Protocol", "make_server", "protocol_with_deadline"]
+__all__ = ["HeadDeadlineH11Protocol", "NpuzzleServer", "make_server", "protocol_with_deadline"]
