@@ -271,33 +271,43 @@ def _layouts(
 
 
 def read_screenshot(
-    screenshot: str | Path | PILImage.Image,
+    screenshot: str | Path | bytes | PILImage.Image,
     width: int | None = None,
     height: int | None = None,
-    reference: str | Path | PILImage.Image | None = None,
+    reference: str | Path | bytes | PILImage.Image | None = None,
     *,
     strict: bool = True,
     blank_cell: int | None = None,
     crop: tuple[int, int, int, int] | None = None,
     exact: bool = False,
+    hole_home: int | str | None = None,
 ) -> ScreenshotReading:
     """Read the arrangement of a sliding puzzle from ``screenshot`` (a whole game window, or the board).
 
     The tile grid is located in the screenshot (or in ``crop`` = ``(x, y, width, height)`` of it); its size is
     inferred unless ``width`` and ``height`` are given. With a ``reference`` (the original picture, or a
     screenshot of the solved puzzle cropped to the board) the tiles are matched to its pieces; without one the
-    tiles' numbers are read by OCR (:mod:`npuzzle.render.ocr`). ``blank_cell`` (0-based) tells where the hole
-    is if it is known; ``exact`` says the screenshot (or crop) is exactly the board, cut evenly.
+    tiles' numbers are read by OCR (:mod:`npuzzle.render.ocr`), and picture tiles with no numbers are
+    reassembled from their own seams (:mod:`npuzzle.render.jigsaw`), the hole's home being ``hole_home`` (a
+    cell 0-based, ``"top-left"`` or ``"bottom-right"``, the default). ``blank_cell`` (0-based) tells where the
+    hole is if it is known; ``exact`` says the screenshot (or crop) is exactly the board, cut evenly.
+    ``screenshot`` and ``reference`` may be paths, Pillow images or the bytes of an image file (an upload).
+
+    This is the one public entry point for reading screenshots (the CLI's ``read``/``solve-screenshot`` and
+    the web's upload call it); its signature stays stable.
 
     Refuses rather than guesses, with the likely cause in the message: :class:`GridNotFoundError` (no grid:
     give ``--crop``/``--size``), :class:`ReferenceMismatchError` (wrong reference, size or crop),
     :class:`NumbersUnreadableError` (numbers missing, repeated or illegible: size, crop, blur, or picture tiles
     without a reference), :class:`UnsolvableReadingError`, :class:`AmbiguousTilesError` (tiles too alike:
-    ``strict=False`` returns the best guess with the doubtful cells in ``ambiguous``).
+    ``strict=False`` returns the best guess with the doubtful cells in ``ambiguous``),
+    :class:`PictureReassemblyError` (picture tiles whose seams do not tell one arrangement apart).
     """
     if (width is None) != (height is None):
         raise PictureError("give both the width and the height of the board, or neither")
-    image = load_picture(screenshot, "screenshot")
+    image = load_picture(_from_bytes(screenshot, "screenshot"), "screenshot")
+    if isinstance(reference, bytes):
+        reference = _from_bytes(reference, "reference picture")
     if crop is not None:
         x, y, w, h = crop
         if w < 1 or h < 1 or x < 0 or y < 0 or x + w > image.width or y + h > image.height:
@@ -312,7 +322,7 @@ def read_screenshot(
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell)
     else:
-        reading = _read_numbers(image, grids[0] if problem is None else None, problem, width, height)
+        reading = _read_without_reference(image, grids, problem, width, height, hole_home, strict)
     if crop is not None and reading.grid is not None:
         reading = replace(reading, grid=reading.grid.shifted(crop[0], crop[1]))
     n = reading.board.width * reading.board.height
@@ -322,6 +332,127 @@ def read_screenshot(
         raise AmbiguousTilesError(_ambiguity_message(groups, reading.board.width), groups, reading)
     if strict or not reading.ambiguous:  # an accepted guess may be unsolvable; the solver then says so
         _check_solvable(reading)
+    return reading
+
+
+def _from_bytes(source: str | Path | bytes | PILImage.Image, what: str) -> str | Path | PILImage.Image:
+    """An image file's bytes opened as a Pillow image; anything else unchanged."""
+    if not isinstance(source, bytes):
+        return source
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        image = Image.open(io.BytesIO(source))
+        image.load()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        reason = " ".join(str(exc).split()) or exc.__class__.__name__
+        raise PictureError(f"the {what} is not a readable image ({reason})") from None
+    return image
+
+
+def parse_hole_home(hole_home: int | str | None, width: int, height: int) -> int:
+    """The hole's home cell (0-based) from a cell number, ``"top-left"``, ``"bottom-right"`` or ``None``
+    (the bottom-right)."""
+    n = width * height
+    if hole_home is None or hole_home == "bottom-right":
+        return n - 1
+    if hole_home == "top-left":
+        return 0
+    try:
+        cell = int(hole_home)
+    except (TypeError, ValueError):
+        raise PictureError(
+            f"hole home {hole_home!r} is not a cell number, 'top-left' or 'bottom-right'"
+        ) from None
+    if not 0 <= cell < n:
+        raise PictureError(f"hole home {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
+    return cell
+
+
+def _read_without_reference(
+    image: PILImage.Image,
+    grids: list[Grid],
+    problem: GridNotFoundError | None,
+    width: int | None,
+    height: int | None,
+    hole_home: int | str | None,
+    strict: bool,
+) -> ScreenshotReading:
+    """Numbers by OCR; when the tiles carry no numbers, the picture reassembled from its tiles."""
+    if problem is not None and not grids:
+        raise problem
+    grid = grids[0]
+    try:
+        return _read_numbers(image, grid, None, width, height)
+    except NumbersUnreadableError as exc:
+        if not str(exc).startswith("found a"):  # numbers were seen: not a picture puzzle
+            raise
+        numbers_problem = exc
+    try:
+        return _read_picture(image, grid, hole_home, strict)
+    except PictureReassemblyError as exc:
+        raise PictureReassemblyError(f"{exc}; no numbers were read on the tiles either ({numbers_problem})",
+                                     exc.reading) from None
+
+
+class PictureReassemblyError(ReadingError):
+    """Picture tiles without a reference could not be put back together with confidence."""
+
+
+HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next flattest is surely the hole
+MIN_MARGIN = 0.15  # the best reassembly must beat every other one by this many typical seams
+MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
+
+
+def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None, strict: bool) -> ScreenshotReading:
+    """Picture tiles with no reference: the hole is the flattest cell, the goal arrangement comes from the
+    tiles' seams (:func:`npuzzle.render.jigsaw.assemble`)."""
+    import numpy as np
+
+    from .jigsaw import assemble, tile_arrays
+
+    width, height = grid.width, grid.height
+    n = width * height
+    size = f"{width}x{height}"
+    missing = parse_hole_home(hole_home, width, height)
+    pixels = np.asarray(image.convert("RGB"))
+    cells = []
+    for x0, y0, x1, y1 in grid.cell_boxes():
+        cells.append(pixels[round(y0) : round(y1), round(x0) : round(x1)])
+    tiles = tile_arrays(cells)
+    inner = tiles[:, 2:-2, 2:-2].reshape(n, -1, 3)
+    spread = np.sqrt(((inner - inner.mean(1, keepdims=True)) ** 2).mean((1, 2)))
+    flattest = [int(c) for c in np.argsort(spread)]
+    if spread[flattest[0]] * HOLE_FLAT <= spread[flattest[1]]:
+        holes = flattest[:1]
+    else:  # a flat piece of picture could be the hole: let the seams decide among the flattest cells
+        holes = [c for c in flattest[:3] if spread[c] <= HOLE_FLAT * spread[flattest[0]]]
+    assemblies = sorted((assemble(tiles, width, height, hole, missing) for hole in holes),
+                        key=lambda a: a.seam_ratio)
+    best = assemblies[0]
+    tiles_read = [0 if home < 0 else home + 1 for home in best.homes]
+    board = Board(tiles_read, width, height, blank=0)
+    goal = blank_at(width, height, missing)
+    groups = (best.uncertain,) if best.uncertain else ()
+    reading = ScreenshotReading(board, goal, best.confidence, missing, (), "picture", grid)
+    causes = []
+    if best.seam_ratio > MAX_SEAM_RATIO:
+        causes.append(f"its seams are hardly better than chance (ratio {best.seam_ratio:.2f})")
+    if best.margin < MIN_MARGIN:
+        causes.append(f"another arrangement fits almost as well (margin {best.margin:.2f})")
+    if len(assemblies) > 1 and assemblies[1].seam_ratio < best.seam_ratio * 1.05:
+        causes.append(f"the hole could be cell {best.hole} or {assemblies[1].hole}")
+    if causes and strict:
+        raise PictureReassemblyError(
+            f"could not put the {size} picture back together with confidence ({'; '.join(causes)}): the "
+            "tiles may have too few details or large uniform areas, or --size/--crop is wrong; give the "
+            "original picture with --reference, or accept the best guess with --allow-ambiguous",
+            reading,
+        )
+    if causes:
+        reading = replace(reading, ambiguous=groups or (tuple(range(n)),))
     return reading
 
 
@@ -469,10 +600,12 @@ __all__ = [
     "TRIM",
     "AmbiguousTilesError",
     "NumbersUnreadableError",
+    "PictureReassemblyError",
     "ReadingError",
     "ReferenceMismatchError",
     "ScreenshotReading",
     "UnsolvableReadingError",
     "cell_features",
+    "parse_hole_home",
     "read_screenshot",
 ]
