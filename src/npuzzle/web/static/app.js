@@ -16,7 +16,8 @@ import {
   tileForDirection,
 } from "./game.js";
 import { formatDealId, parseDealId, qualityText } from "./deal.js";
-import { BUILT_IN, adoptFile, croppedPicture, forgetPicture, storedPicture } from "./picture.js";
+import { BUILT_IN, adoptDataUrl, adoptFile, croppedPicture, forgetPicture, storedPicture } from "./picture.js";
+import { UNSURE, assembledPicture, drawReading, layoutOf, prepareUpload, readRequest } from "./reader.js";
 import { addRecord, recordKey, records, summary, toCsv } from "./records.js";
 
 const STATE_KEY = "npuzzle.game.v1";
@@ -25,6 +26,7 @@ const MAX_SIDE = 16;
 const SOLVE_SECONDS = 5;
 const NUMBERS_FROM_CELLS = 36; // little numbers on the picture by default from 6×6 up
 const SWIPE_PX = 24; // a touch that travels this far is a swipe, not a tap
+const LENGTH_CELLS = 16; // exact-length deals and automatic analysis: boards up to 4×4 (proven optimal)
 const LAYOUT_NAMES = {
   classic: "Classic (1, 2, 3 … blank last)",
   "blank-first": "Blank first",
@@ -97,6 +99,26 @@ const el = {
   confirm: $("confirm"),
   confirmTitle: $("confirm-title"),
   confirmText: $("confirm-text"),
+  lengthRow: $("length-row"),
+  lengthMin: $("length-min"),
+  lengthMax: $("length-max"),
+  lengthDeal: $("length-deal"),
+  lengthNote: $("length-note"),
+  lengthOption: $("difficulty-length"),
+  analysis: $("analysis"),
+  analyze: $("analyze"),
+  readCard: $("read-card"),
+  readDrop: $("read-drop"),
+  readFile: $("read-file"),
+  readFileName: $("read-file-name"),
+  readReference: $("read-reference"),
+  readReferenceName: $("read-reference-name"),
+  readWidth: $("read-width"),
+  readHeight: $("read-height"),
+  readHole: $("read-hole"),
+  readGo: $("read-go"),
+  readStatus: $("read-status"),
+  readPreview: $("read-preview"),
 };
 const narrow = window.matchMedia("(max-width: 860px)");
 
@@ -113,6 +135,8 @@ let saveTimer = null;
 let pending = 0; // new games being dealt; the board is aria-busy meanwhile
 let swipe = null; // {id, x, y} while a touch is down on the board
 let swipedAt = 0; // a click right after a swipe is the swipe's own tap: ignored
+let readFiles = { shot: null, reference: null }; // files chosen for "From a screenshot"
+let reading = false; // a screenshot is being read
 
 function busy(delta) {
   pending += delta;
@@ -135,6 +159,8 @@ function freshState(width, height) {
     solved: true,
     assisted: false,
     difficulty: "hard",
+    band: { low: 20, high: 24 }, // difficulty "length": the shortest solution's length, in moves
+    analysis: null, // {id, answer} of /api/analyze for this deal's start
     mode: "numbers",
     showNumbers: null, // null: on from NUMBERS_FROM_CELLS cells up
     picture: "builtin",
@@ -209,7 +235,11 @@ async function api(path, body) {
     throw new Error("the server cannot be reached");
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.detail || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(data.detail || `the server answered ${response.status}`);
+    error.status = response.status; // the server answered: not an offline problem
+    throw error;
+  }
   return data;
 }
 
@@ -504,17 +534,9 @@ function reopenIfUnsolved() {
 /** Undo with no moves left to undo: the game before this deal comes back, as it was. */
 async function restorePrevious() {
   const previous = state.previous;
-  const look = { mode: state.mode, showNumbers: state.showNumbers, picture: state.picture, speed: state.speed };
+  const look = { mode: state.mode, showNumbers: state.showNumbers, picture: state.picture, speed: state.speed, band: state.band };
   state = { ...previous, ...look, previous: null };
-  version += 1;
-  startedAt = null;
-  el.win.hidden = true;
-  clearHint();
-  syncSelects();
-  buildBoard();
-  draw();
-  drawRecords();
-  save();
+  showNewState();
   setStatus("Previous game back: the clock restarts with your next move");
   announce(`Previous ${state.width} by ${state.height} game back.`);
   await loadLayouts();
@@ -814,7 +836,43 @@ function replay() {
 function difficultyRequest(cells) {
   if (state.difficulty === "easy") return { method: "walk", moves: Math.max(10, 2 * cells) };
   if (state.difficulty === "medium") return { method: "walk", moves: 6 * cells };
+  if (state.difficulty === "length" && cells <= LENGTH_CELLS) return { length: bandText() };
   return { method: "shuffle" };
+}
+
+/** The band asked for: "40" or "35..45". */
+function bandText() {
+  const { low, high } = state.band;
+  return low === high ? String(low) : `${low}..${high}`;
+}
+
+function bandWords() {
+  const { low, high } = state.band;
+  return low === high ? `exactly ${plural(low, "move")}` : `${low} to ${high} moves`;
+}
+
+/** The band typed in the two boxes, or an Error saying what is wrong with it. */
+function readBand() {
+  const low = Number(el.lengthMin.value);
+  const high = el.lengthMax.value === "" ? low : Number(el.lengthMax.value);
+  if (!Number.isInteger(low) || !Number.isInteger(high) || low < 0 || high < 0 || low > 999 || high > 999) {
+    throw new Error("the shortest solution is a whole number of moves (0 to 999)");
+  }
+  if (high < low) throw new Error(`"to" (${high}) is less than "from" (${low})`);
+  return { low, high };
+}
+
+/** The length controls show when the difficulty is "length"; the option is off above 16 cells. */
+function drawLengthControls() {
+  const cells = Number(el.width.value) * Number(el.height.value);
+  const fits = cells <= LENGTH_CELLS;
+  el.lengthOption.disabled = !fits;
+  el.lengthRow.hidden = el.difficulty.value !== "length";
+  el.lengthMin.value = String(state.band.low);
+  el.lengthMax.value = String(state.band.high);
+  el.lengthNote.textContent = fits
+    ? "Proven shortest solutions; a 4×4 deal can take a few seconds. Longest possible: 3×3 31, 4×4 80."
+    : "Exact lengths are for boards up to 16 cells (4×4); a bigger board gets a uniform shuffle.";
 }
 
 function plural(n, word) {
@@ -851,6 +909,7 @@ function setDeal({ width, height, layout, goal, tiles, seed = null }) {
     showNumbers: state.showNumbers,
     picture: state.picture,
     difficulty: state.difficulty,
+    band: state.band,
     speed: state.speed,
   };
   const previous = moveCount() > 0 && !state.solved ? snapshot() : state.previous;
@@ -865,6 +924,11 @@ function setDeal({ width, height, layout, goal, tiles, seed = null }) {
     solved: isSolved(tiles, goal),
     previous,
   };
+  showNewState();
+}
+
+/** Redraw everything after `state` was replaced (a new deal, or the previous game brought back). */
+function showNewState() {
   version += 1;
   startedAt = null;
   el.win.hidden = true;
@@ -873,6 +937,7 @@ function setDeal({ width, height, layout, goal, tiles, seed = null }) {
   buildBoard();
   draw();
   drawRecords();
+  drawAnalysis();
   save();
 }
 
@@ -893,19 +958,28 @@ async function dealNewGame(asked) {
   const height = Number(el.height.value);
   const layout = el.layout.value || "classic";
   const cells = width * height;
-  setStatus("Shuffling…");
+  const request = difficultyRequest(cells);
+  const byLength = request.length !== undefined;
+  setStatus(byLength ? `Dealing a board ${bandWords()} from solved (proving it takes a moment)…` : "Shuffling…");
   let goal;
   let tiles;
   let seed = null;
   let offline = null;
+  let length = null;
   try {
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const answer = await api("/api/generate", { width, height, goal: layout, ...difficultyRequest(cells) });
+      const answer = await api("/api/generate", { width, height, goal: layout, ...request });
       ({ goal, seed } = answer);
       tiles = answer.board;
-      if (!isSolved(tiles, goal)) break;
+      length = answer.optimal_length ?? null;
+      if (!isSolved(tiles, goal) || byLength) break;
     }
   } catch (error) {
+    if (byLength && error.status) {
+      // the server refused this band (longer than the board allows, no time left): say so, keep the game
+      if (asked === version) setStatus(`Could not deal ${bandWords()}: ${error.message}`);
+      return;
+    }
     // offline or server trouble: a random walk here is always solvable too
     const known = layouts.find((l) => l.name === layout && l.board.length === cells);
     goal = known?.board ?? classicGoal(width, height);
@@ -914,7 +988,9 @@ async function dealNewGame(asked) {
   }
   if (asked !== version) return;
   setDeal({ width, height, layout, goal, tiles, seed });
-  setStatus(offline ? `Offline game (${offline})` : "New game: your move");
+  if (offline) setStatus(`Offline game (${offline})`);
+  else if (length !== null) setStatus(`New game: shortest solution ${plural(length, "move")} · your move`);
+  else setStatus("New game: your move");
   announce(`New ${width} by ${height} game. ${narrow.matches ? "Tap or swipe tiles." : "Arrow keys move a tile in the arrow's direction."}`);
 }
 
@@ -1021,7 +1097,7 @@ async function loadLayouts() {
 }
 
 function fillSizes() {
-  for (const select of [el.width, el.height]) {
+  for (const select of [el.width, el.height, el.readWidth, el.readHeight]) {
     for (let n = MIN_SIDE; n <= MAX_SIDE; n += 1) select.append(new Option(String(n), String(n)));
   }
 }
@@ -1031,10 +1107,18 @@ function syncSelects() {
   el.width.value = String(state.width);
   el.height.value = String(state.height);
   el.difficulty.value = state.difficulty;
+  drawLengthControls();
   if ([...el.layout.options].some((o) => o.value === state.layout)) el.layout.value = state.layout;
 }
 
 async function onSettingChange(what) {
+  if (what === "difficulty" && el.difficulty.value === "length") {
+    // choosing "exact length" shows the band first; its Deal button starts the game
+    drawLengthControls();
+    el.lengthMin.focus({ preventScroll: true });
+    setStatus("Choose the shortest solution's length, then Deal");
+    return;
+  }
   const change = {
     size: `Start a new ${el.width.value}×${el.height.value} game`,
     layout: `Start a new game with the ${layoutTitle(el.layout.value)} goal`,
@@ -1047,10 +1131,161 @@ async function onSettingChange(what) {
     return;
   }
   if (what === "difficulty") state.difficulty = el.difficulty.value;
+  drawLengthControls();
   busy(+1);
   try {
     if (what === "size") await loadLayouts();
     state.difficulty = el.difficulty.value;
+    await newGame();
+  } finally {
+    busy(-1);
+  }
+}
+
+// -- how hard the deal is (/api/analyze) ------------------------------------------------------------------
+let analyzing = null; // the deal id being analysed
+
+/** The analysis of this deal's start, if known; on boards up to 16 cells it is asked for at once. */
+function drawAnalysis() {
+  const id = formatDealId(state);
+  const known = state.analysis?.id === id ? state.analysis.answer : null;
+  const small = state.width * state.height <= LENGTH_CELLS;
+  el.analyze.hidden = small || known !== null;
+  if (known) {
+    el.analysis.textContent = analysisText(known);
+  } else if (small) {
+    analyzeDeal();
+  } else {
+    el.analysis.textContent = "";
+  }
+}
+
+async function analyzeDeal() {
+  const id = formatDealId(state);
+  if (analyzing === id) return;
+  analyzing = id;
+  el.analyze.disabled = true;
+  el.analysis.textContent = "Working out how hard this deal is…";
+  try {
+    const { width, height } = state;
+    const answer = await api("/api/analyze", { board: state.start, width, height, goal: state.goal, blank: BLANK });
+    if (formatDealId(state) !== id) return;
+    state.analysis = { id, answer };
+    el.analysis.textContent = analysisText(answer);
+    el.analyze.hidden = true;
+    saveSoon();
+  } catch (error) {
+    if (formatDealId(state) === id) el.analysis.textContent = `How hard it is: unknown (${error.message})`;
+  } finally {
+    if (analyzing === id) analyzing = null;
+    el.analyze.disabled = false;
+  }
+}
+
+function percentText(p) {
+  if (p < 1) return "less than 1 %";
+  if (p >= 99) return `${Math.min(99.99, Math.floor(p * 100) / 100)} %`;
+  return `${Math.floor(p)} %`;
+}
+
+/** One line about the deal: "Shortest solution: 57 moves · harder than 76 % of 4×4 positions · hard". */
+function analysisText(a) {
+  const parts = [];
+  if (a.optimal_length === 0) return "This deal starts solved.";
+  if (a.optimal_length !== null && a.optimal_length !== undefined) {
+    parts.push(`Shortest solution: ${plural(a.optimal_length, "move")}`);
+    if (a.percentile !== null && a.percentile !== undefined) {
+      parts.push(`harder than ${percentText(a.percentile)} of all ${state.width}×${state.height} positions`);
+    }
+  } else {
+    const low = a.lower_bound ?? a.linear_conflict;
+    parts.push(a.upper_bound ? `Shortest solution: ${low} to ${a.upper_bound} moves (proven bounds)` : `Shortest solution: at least ${low} moves`);
+  }
+  if (a.label) parts.push(a.label);
+  return parts.join(" · ");
+}
+
+// -- a board from a screenshot of another game (/api/read) ----------------------------------------------
+function setReadStatus(text) {
+  el.readStatus.textContent = text;
+}
+
+function chooseReadFile(kind, file) {
+  if (!file) return;
+  readFiles[kind] = file;
+  if (kind === "shot") {
+    el.readFileName.textContent = file.name || "pasted picture";
+    el.readPreview.hidden = true;
+    setReadStatus("Ready: press Read the board");
+  } else {
+    el.readReferenceName.textContent = `Finished picture: ${file.name || "pasted picture"}`;
+  }
+  el.readGo.disabled = reading || !readFiles.shot;
+}
+
+async function readScreenshot() {
+  if (reading || !readFiles.shot) return;
+  reading = true;
+  el.readGo.disabled = true;
+  el.readCard.setAttribute("aria-busy", "true");
+  el.readPreview.hidden = true;
+  setReadStatus("Reading the screenshot: finding the board and telling the tiles apart (a few seconds)…");
+  try {
+    const width = Number(el.readWidth.value) || null;
+    const height = Number(el.readHeight.value) || null;
+    if ((width === null) !== (height === null)) throw new Error("give both the width and the height, or neither");
+    const shot = await prepareUpload(readFiles.shot);
+    const reference = readFiles.reference ? await prepareUpload(readFiles.reference) : null;
+    const holeFirst = el.readHole.value === "first";
+    const answer = await api("/api/read", readRequest(shot, reference, { width, height, holeFirst }));
+    drawReading(el.readPreview, shot.image, answer);
+    const unsure = answer.confidence.filter((c) => c < UNSURE).length;
+    const how = answer.kind === "numbers" ? "numbers read" : "pieces matched to the picture";
+    setReadStatus(
+      `Read a ${answer.width}×${answer.height} board (${how})` +
+        (unsure ? `; ${plural(unsure, "cell")} less sure, outlined: check them.` : "."),
+    );
+    if (!(await confirmNewDeal("Play the board from the screenshot"))) {
+      setStatus("Kept your game");
+      return;
+    }
+    adoptDataUrl(reference ? reference.url : assembledPicture(shot.image, answer));
+    state.picture = "own";
+    state.mode = "picture";
+    setDeal({ width: answer.width, height: answer.height, layout: layoutOf(answer), goal: answer.goal, tiles: answer.tiles });
+    await loadLayouts();
+    if (narrow.matches) closePanel(); // the board it read, in full view
+    setStatus("The screenshot's board: Solve shows the way, Hint one move at a time");
+    announce(`Playing the ${answer.width} by ${answer.height} board read from the screenshot.`);
+  } catch (error) {
+    setReadStatus(`Could not read it: ${error.message}`);
+    announce(`Could not read the screenshot: ${error.message}`);
+  } finally {
+    reading = false;
+    el.readGo.disabled = !readFiles.shot;
+    el.readCard.removeAttribute("aria-busy");
+  }
+}
+
+/** A new game with the band typed in the length boxes. */
+async function dealLength() {
+  let band;
+  try {
+    band = readBand();
+  } catch (error) {
+    setStatus(`Length: ${error.message}`);
+    el.lengthNote.textContent = `Length: ${error.message}`;
+    return;
+  }
+  const words = band.low === band.high ? `${band.low}` : `${band.low}–${band.high}`;
+  if (!(await confirmNewDeal(`Start a new game of ${words} moves`))) {
+    setStatus("Kept your game");
+    return;
+  }
+  state.band = band;
+  state.difficulty = "length";
+  busy(+1);
+  try {
     await newGame();
   } finally {
     busy(-1);
@@ -1172,6 +1407,35 @@ function wire() {
     applyLook();
     save();
   });
+  el.lengthDeal.addEventListener("click", dealLength);
+  for (const box of [el.lengthMin, el.lengthMax]) {
+    box.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") dealLength();
+    });
+  }
+  el.analyze.addEventListener("click", analyzeDeal);
+  el.readFile.addEventListener("change", () => chooseReadFile("shot", el.readFile.files?.[0]));
+  el.readReference.addEventListener("change", () => chooseReadFile("reference", el.readReference.files?.[0]));
+  el.readGo.addEventListener("click", readScreenshot);
+  el.readDrop.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    el.readDrop.classList.add("over");
+  });
+  el.readDrop.addEventListener("dragleave", () => el.readDrop.classList.remove("over"));
+  el.readDrop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    el.readDrop.classList.remove("over");
+    chooseReadFile("shot", event.dataTransfer?.files?.[0]);
+  });
+  document.addEventListener("paste", (event) => {
+    // a screenshot pasted anywhere but a text box goes to "From a screenshot"
+    if (event.target instanceof HTMLInputElement) return;
+    const file = [...(event.clipboardData?.files ?? [])].find((f) => f.type.startsWith("image/"));
+    if (!file) return;
+    chooseReadFile("shot", file);
+    if (narrow.matches) openPanel();
+    el.readGo.focus({ preventScroll: true });
+  });
   el.gameIdLoad.addEventListener("click", () => playDealId(el.gameId.value));
   el.gameId.addEventListener("keydown", (event) => {
     if (event.key === "Enter") playDealId(el.gameId.value);
@@ -1222,6 +1486,7 @@ async function start() {
   buildBoard();
   draw();
   drawRecords();
+  drawAnalysis();
   if (isSolved(state.tiles, state.goal)) {
     setStatus("Solved · press New game");
   } else {

@@ -7,6 +7,7 @@ const MAX_STORED_SIDE = 1024; // px: keeps a stored JPEG well under localStorage
 const CROP_SIDE = 900; // px: longest side of a cropped picture
 
 const cache = new Map();
+let unstored = null; // an adopted picture too big for localStorage: kept for this page's life
 
 function loadImage(src) {
   return new Promise((resolve, reject) => {
@@ -20,13 +21,26 @@ function loadImage(src) {
 /** The stored own picture (a data URL) or null. */
 export function storedPicture() {
   try {
-    return localStorage.getItem(STORE_KEY);
+    return localStorage.getItem(STORE_KEY) ?? unstored;
   } catch {
-    return null;
+    return unstored;
   }
 }
 
+/** Use a picture given as a data URL (e.g. a board read from a screenshot) as the own picture. */
+export function adoptDataUrl(data) {
+  unstored = null;
+  try {
+    localStorage.setItem(STORE_KEY, data);
+  } catch {
+    unstored = data;
+  }
+  cache.clear();
+  return data;
+}
+
 export function forgetPicture() {
+  unstored = null;
   try {
     localStorage.removeItem(STORE_KEY);
   } catch {
@@ -45,14 +59,7 @@ export async function adoptFile(file) {
     canvas.width = Math.max(1, Math.round(img.naturalWidth * scale));
     canvas.height = Math.max(1, Math.round(img.naturalHeight * scale));
     canvas.getContext("2d").drawImage(img, 0, 0, canvas.width, canvas.height);
-    const data = canvas.toDataURL("image/jpeg", 0.88);
-    try {
-      localStorage.setItem(STORE_KEY, data);
-    } catch {
-      /* too big to keep: it still works until the page is reloaded */
-    }
-    cache.clear();
-    return data;
+    return adoptDataUrl(canvas.toDataURL("image/jpeg", 0.88));
   } finally {
     URL.revokeObjectURL(url);
   }

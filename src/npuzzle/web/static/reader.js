@@ -1,0 +1,132 @@
+// Reading the sliding puzzle on a screenshot of another game (POST /api/read), and showing what was read:
+// the tiles cut from the screenshot where the server found them, each marked with the piece it was read as.
+
+const SEND_FORMATS = new Set(["image/png", "image/jpeg", "image/webp", "image/gif", "image/bmp"]);
+const MAX_SEND_BYTES = 5_500_000; // base64 adds a third: stays under the server's 8 MiB upload cap
+const MAX_SIDE_PX = 3000; // a bigger screenshot is scaled down before it is sent (JPEG, quality .92)
+export const UNSURE = 0.6; // a cell read with less confidence than this is outlined
+
+function loadImage(src) {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve(img);
+    img.onerror = () => reject(new Error("that file is not a picture the browser can open"));
+    img.src = src;
+  });
+}
+
+function fileAsDataUrl(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(new Error("could not read the file"));
+    reader.readAsDataURL(file);
+  });
+}
+
+/**
+ * The file as a data URL the server accepts: as it is when small and in a format the server decodes,
+ * else redrawn (scaled down to MAX_SIDE_PX) as a JPEG. Returns {url, image} (the image the server reads,
+ * so the cells it reports can be cut from it).
+ */
+export async function prepareUpload(file) {
+  if (!file.type.startsWith("image/") && file.type !== "") throw new Error(`${file.name} is not an image`);
+  const original = await fileAsDataUrl(file);
+  const image = await loadImage(original);
+  const big = Math.max(image.naturalWidth, image.naturalHeight) > MAX_SIDE_PX;
+  if (SEND_FORMATS.has(file.type) && file.size <= MAX_SEND_BYTES && !big) return { url: original, image };
+  const scale = Math.min(1, MAX_SIDE_PX / Math.max(image.naturalWidth, image.naturalHeight));
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
+  canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
+  canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+  const url = canvas.toDataURL("image/jpeg", 0.92);
+  return { url, image: await loadImage(url) };
+}
+
+/** The request body of /api/read. */
+export function readRequest(shot, reference, { width, height, holeFirst }) {
+  const body = { screenshot: shot.url };
+  if (reference) body.reference = reference.url;
+  if (width && height) Object.assign(body, { width, height });
+  if (holeFirst) body.hole_home = 0;
+  return body;
+}
+
+/** The game layout name of a reading's goal (classic, blank-first, or blank-at:MISSING). */
+export function layoutOf(reading) {
+  const n = reading.width * reading.height;
+  const { goal } = reading;
+  if (goal.every((label, cell) => label === (cell === n - 1 ? 0 : cell + 1))) return "classic";
+  if (goal.every((label, cell) => label === cell)) return "blank-first";
+  return `blank-at:${reading.missing}`;
+}
+
+function cellBox(reading, cell, image) {
+  if (reading.cells) return reading.cells[cell];
+  const w = image.naturalWidth / reading.width;
+  const h = image.naturalHeight / reading.height;
+  const r = Math.floor(cell / reading.width);
+  const c = cell % reading.width;
+  return [c * w, r * h, (c + 1) * w, (r + 1) * h];
+}
+
+/**
+ * The picture the tiles make when each is put in its home cell (the missing piece's cell stays dark): the
+ * game then shows the player's own tiles. A data URL, `side` px per cell at most.
+ */
+export function assembledPicture(image, reading, side = 120) {
+  const { width, height, tiles, goal } = reading;
+  const first = cellBox(reading, 0, image);
+  // square cells: the game crops a picture to the board's own proportions
+  const px = Math.max(8, Math.min(side, Math.round(Math.min(first[2] - first[0], first[3] - first[1]))));
+  const py = px;
+  const canvas = document.createElement("canvas");
+  canvas.width = px * width;
+  canvas.height = py * height;
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#1c2040";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  tiles.forEach((label, cell) => {
+    if (label === 0) return;
+    const home = goal.indexOf(label);
+    const [x0, y0, x1, y1] = cellBox(reading, cell, image);
+    g.drawImage(image, x0, y0, x1 - x0, y1 - y0, (home % width) * px, Math.floor(home / width) * py, px, py);
+  });
+  return canvas.toDataURL("image/jpeg", 0.9);
+}
+
+/** Fill `container` with the board as read: the screenshot's cells, each with the piece it was read as. */
+export function drawReading(container, image, reading) {
+  const { width, height, tiles, confidence } = reading;
+  container.style.gridTemplateColumns = `repeat(${width}, 1fr)`;
+  container.style.aspectRatio = `${width} / ${height}`;
+  container.setAttribute("role", "img");
+  const unsure = confidence.filter((c) => c < UNSURE).length;
+  container.setAttribute(
+    "aria-label",
+    `The ${width} by ${height} board read from the screenshot: ${tiles.join(", ")} (0 is the hole)` +
+      (unsure ? `; ${unsure} cells read with low confidence` : ""),
+  );
+  const cells = tiles.map((label, cell) => {
+    const box = cellBox(reading, cell, image);
+    const canvas = document.createElement("canvas");
+    const side = 64;
+    canvas.width = side;
+    canvas.height = Math.max(8, Math.round((side * (box[3] - box[1])) / Math.max(1, box[2] - box[0])));
+    canvas.getContext("2d").drawImage(image, box[0], box[1], box[2] - box[0], box[3] - box[1], 0, 0, canvas.width, canvas.height);
+    const wrap = document.createElement("span");
+    wrap.className = "read-cell";
+    wrap.dataset.label = String(label);
+    if (label === 0) wrap.classList.add("hole");
+    if (confidence[cell] < UNSURE) wrap.classList.add("unsure");
+    const badge = document.createElement("span");
+    badge.className = "read-badge";
+    badge.textContent = label === 0 ? "hole" : String(label);
+    wrap.title = `cell ${cell}: ${label === 0 ? "the hole" : `piece ${label}`} (confidence ${Math.round(confidence[cell] * 100)} %)`;
+    wrap.append(canvas, badge);
+    return wrap;
+  });
+  container.replaceChildren(...cells);
+  container.hidden = false;
+}
