@@ -122,5 +122,105 @@ def test_weighted_kernels_agree_with_the_jit_disabled() -> None:
         "t = goal('spiral', 7, 6)\n"
         "v = to_canonical(shuffle(t, seed=4), t)\n"
         "print(reduce_cells(v, 7, 6, t.blank_cell, lam=7, variant=2).tolist())\n"
+        "print(reduce_cells(v, 7, 6, t.blank_cell, lam=7, far_walk=2).tolist())\n"
     )
     assert run_python(code, jit=True) == run_python(code, jit=False)
+
+
+def _walk_cost(values: list[int], width: int, source: int, cells: list[int], lam: int) -> int:
+    """The weighted cost of a blank walk (pure Python): SCALE per step plus ``lam`` times the change in the
+    Manhattan distance of the tile each step shifts."""
+    from npuzzle._kernels.reduce import SCALE
+
+    def taxicab(a: int, b: int) -> int:
+        return abs(a // width - b // width) + abs(a % width - b % width)
+
+    cost, before = 0, source
+    for cell in cells:
+        home = values[cell]
+        cost += SCALE + lam * (taxicab(home, before) - taxicab(home, cell))
+        before = cell
+    return cost
+
+
+def test_monotone_walk_is_the_cheapest_shortest_walk() -> None:
+    """_monotone_path against its pure-Python twin: every shortest walk enumerated, the cheapest cost."""
+    import itertools
+
+    import numpy as np
+
+    from npuzzle._kernels.reduce import _monotone_path
+
+    rng = random.Random(5)
+    width, height = 7, 6
+    n = width * height
+    for _ in range(200):
+        values = list(range(n))
+        rng.shuffle(values)
+        source, target = rng.sample(range(n), 2)
+        fixed = np.zeros(n, dtype=np.uint8)
+        for cell in rng.sample(range(n), 4):
+            if cell not in (source, target):
+                fixed[cell] = 1
+        avoid = rng.choice([c for c in range(n) if c not in (source, target)])
+        lam = rng.choice([3, 7])
+        dist = np.zeros(n, dtype=np.int32)
+        parent = np.zeros(n, dtype=np.int32)
+        route = np.zeros(n, dtype=np.int32)
+        length = _monotone_path(
+            source, target, avoid, np.asarray(values, dtype=np.int32), fixed, width, lam, dist, parent, route
+        )
+        (r0, c0), (r1, c1) = divmod(source, width), divmod(target, width)
+        dr, dc = (1 if r1 >= r0 else -1), (1 if c1 >= c0 else -1)
+        steps = abs(r1 - r0) * ["r"] + abs(c1 - c0) * ["c"]
+        best = None
+        for order in set(itertools.permutations(steps)):
+            cells, cell = [], source
+            for step in order:
+                cell += dr * width if step == "r" else dc
+                cells.append(cell)
+            if any(fixed[c] or c == avoid for c in cells):
+                continue
+            cost = _walk_cost(values, width, source, cells, lam)
+            best = cost if best is None else min(best, cost)
+        if best is None:
+            assert length == -1
+            continue
+        cells = route[:length].tolist()
+        assert length == len(steps) and cells[-1] == target
+        assert all(abs(a - b) in (1, width) for a, b in zip([source, *cells], cells, strict=False))
+        assert _walk_cost(values, width, source, cells, lam) == best
+
+
+def test_astar_distance_matches_breadth_first_search() -> None:
+    """_first_sides' A* distances against a pure-Python breadth-first search round the tile."""
+    from collections import deque
+
+    import numpy as np
+
+    from npuzzle._kernels.reduce import _astar_distance, neighbour_table
+
+    rng = random.Random(8)
+    width, height = 9, 7
+    n = width * height
+    nbr = neighbour_table(width, height)
+    for _ in range(200):
+        fixed = np.zeros(n, dtype=np.uint8)
+        for cell in rng.sample(range(n), 12):
+            fixed[cell] = 1
+        free = [c for c in range(n) if not fixed[c]]
+        source, target, avoid = rng.sample(free, 3)
+        seen = {source: 0}
+        queue = deque([source])
+        while queue:
+            cell = queue.popleft()
+            for other in nbr[cell * 4 : cell * 4 + 4]:
+                other = int(other)
+                if other >= 0 and not fixed[other] and other != avoid and other not in seen:
+                    seen[other] = seen[cell] + 1
+                    queue.append(other)
+        scratch = np.zeros((2, n), dtype=np.int32)
+        stamps = np.zeros(2, dtype=np.int64)
+        heap = np.empty(8, dtype=np.int64)
+        d, _ = _astar_distance(source, target, avoid, fixed, nbr, width, scratch[0], scratch[1], stamps, heap)
+        assert d == seen.get(target, -1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -11,6 +12,11 @@ from .board import Board
 from .errors import IllegalMoveError, InvalidSolutionError
 
 METRICS = ("single", "multi")
+# Single-tile answers at least this long are replayed by a compiled kernel (about 0.7 s per million moves
+# in pure Python, milliseconds compiled) once numba is loaded; from KERNEL_IMPORT_MOVES on numba is loaded
+# for it (importing it takes about half a second).
+KERNEL_REPLAY_MOVES = 50_000
+KERNEL_IMPORT_MOVES = 1_000_000
 REPORT = "internal error, please report it (with the board and the command)"
 
 
@@ -254,6 +260,10 @@ def walk(
     >>> walk(Board([1, 2, 0, 3], 2, 2), (3,), tokens=True)
     ([1, 2, 3, 0], ['L'])
     """
+    if metric == "single" and len(moves) >= KERNEL_REPLAY_MOVES:
+        compiled = _walk_compiled(start, moves, tokens)
+        if compiled is not None:
+            return compiled
     tiles = list(start.tiles)
     steps = replay_steps(tiles, start.width, start.blank, moves, metric == "multi")
     if tokens:
@@ -261,6 +271,33 @@ def walk(
     for _ in steps:
         pass
     return tiles, None
+
+
+def _walk_compiled(
+    start: Board, moves: Sequence[int], tokens: bool
+) -> tuple[list[int], list[str] | None] | None:
+    """:func:`walk` of a long single-tile answer by the compiled twin of :func:`replay_steps`
+    (:func:`npuzzle._kernels.replay.replay_single`); ``None`` when it cannot serve (labels not small
+    non-negative integers, numba missing, numba not yet loaded for a merely long answer, or an illegal move:
+    the pure-Python replay then names it)."""
+    tiles = start.tiles
+    if min(tiles) < 0 or max(tiles) >= 4 * len(tiles) + 16:
+        return None
+    if "numba" not in sys.modules and len(moves) < KERNEL_IMPORT_MOVES:
+        return None  # importing numba costs more than replaying this in Python
+    try:
+        import numpy as np
+
+        from ._kernels.replay import replay_single
+
+        labels = np.fromiter(moves, dtype=np.int64, count=len(moves))
+    except (ImportError, OverflowError, TypeError, ValueError):
+        return None
+    array = np.array(tiles, dtype=np.int64)
+    letters = np.empty(len(moves), dtype=np.uint8)
+    if replay_single(array, start.width, start.blank, labels, letters) >= 0:
+        return None
+    return array.tolist(), (list(letters.tobytes().decode("ascii")) if tokens else None)
 
 
 def walk_states(start: Board, moves: Sequence[int], metric: str = "single") -> Iterator[tuple[int, ...]]:

@@ -39,6 +39,14 @@ CELL_BITS = 16
 CELL_MASK = (1 << CELL_BITS) - 1
 COST_MASK = (1 << (F_SHIFT - COST_SHIFT)) - 1
 NO_ROUTE = -1
+# Far from its destination the blank is guided by the straight-line distance: its first approach to a tile
+# (route search) by A* to each side of the tile instead of a breadth-first flood, and its weighted walks by
+# a sweep over the shortest (monotone) walks in the box between the ends instead of Dijkstra round it. Both
+# visit about as many cells as the walk is long (or the box holds) instead of a disc round the blank: on a
+# 100×100 board this is most of the time the reduction took. "Far": more than FAR_WALK cells.
+FAR_WALK = 4
+G_LIMIT = (1 << CELL_BITS) - 1  # A* keys: f << 32 | (G_LIMIT - g) << 16 | cell (deeper first on ties)
+INFINITE = 1 << 30  # above any walk cost; fits the int32 scratch
 
 
 def neighbour_table(width: int, height: int) -> np.ndarray:
@@ -184,6 +192,150 @@ def _taxicab(a: int, b: int, width: int) -> int:
 
 
 @njit
+def _astar_distance(
+    source: int,
+    target: int,
+    avoid: int,
+    fixed: np.ndarray,
+    nbr: np.ndarray,
+    width: int,
+    mark: np.ndarray,
+    dist: np.ndarray,
+    stamps: np.ndarray,
+    heap: np.ndarray,
+) -> tuple[int, np.ndarray]:
+    """Blank moves from ``source`` to ``target`` over free cells not entering ``avoid`` (A* with the
+    taxicab distance, deeper first on ties: about as many cells visited as the walk is long in open space);
+    -1 when there is no walk."""
+    if source == target:
+        return 0, heap
+    stamps[0] += 1
+    stamp = stamps[0]
+    mark[source] = stamp
+    dist[source] = 0
+    size = 0
+    key = (np.int64(_taxicab(source, target, width)) << 32) | (np.int64(G_LIMIT) << CELL_BITS) | source
+    heap, size = _heap_push(heap, size, key)
+    while size > 0:
+        key = heap[0]
+        size = _heap_pop(heap, size)
+        cell = np.int64(key & CELL_MASK)
+        g = G_LIMIT - np.int64((key >> CELL_BITS) & CELL_MASK)
+        if g > dist[cell]:
+            continue
+        if cell == target:
+            return g, heap
+        for k in range(4):
+            nxt = nbr[cell * 4 + k]
+            if nxt < 0:
+                break
+            if fixed[nxt] != 0 or nxt == avoid:
+                continue
+            ng = g + 1
+            if mark[nxt] != stamp or ng < dist[nxt]:
+                mark[nxt] = stamp
+                dist[nxt] = ng
+                f = ng + _taxicab(nxt, target, width)
+                key = (np.int64(f) << 32) | (np.int64(G_LIMIT - ng) << CELL_BITS) | nxt
+                heap, size = _heap_push(heap, size, key)
+    return -1, heap
+
+
+@njit
+def _first_sides(
+    tile: int,
+    blank: int,
+    fixed: np.ndarray,
+    nbr: np.ndarray,
+    width: int,
+    mark: np.ndarray,
+    dist: np.ndarray,
+    stamps: np.ndarray,
+    heap: np.ndarray,
+    found_cells: np.ndarray,
+    found_dist: np.ndarray,
+) -> tuple[int, np.ndarray]:
+    """Blank moves from ``blank`` (far from ``tile``) to each free side of ``tile`` without crossing it, by
+    one A* per side; their cells and distances, and the count (as :func:`_around` gives them)."""
+    n_found = 0
+    for k in range(4):
+        c = nbr[tile * 4 + k]
+        if c < 0:
+            break
+        if fixed[c] != 0:
+            continue
+        d, heap = _astar_distance(blank, c, tile, fixed, nbr, width, mark, dist, stamps, heap)
+        if d >= 0:
+            found_cells[n_found] = c
+            found_dist[n_found] = d
+            n_found += 1
+    return n_found, heap
+
+
+@njit
+def _monotone_path(
+    source: int,
+    target: int,
+    avoid: int,
+    values: np.ndarray,
+    fixed: np.ndarray,
+    width: int,
+    lam: int,
+    dist: np.ndarray,
+    parent: np.ndarray,
+    route: np.ndarray,
+) -> int:
+    """The cheapest shortest walk (each step towards ``target``) from ``source`` to ``target``, weighed as
+    in :func:`_weighted_path`, by one sweep over the box between the two (dynamic programming, no heap); its
+    cells go to ``route``. Returns their count, or -1 when fixed cells or ``avoid`` block every such walk."""
+    row0, col0 = source // width, source % width
+    row1, col1 = target // width, target % width
+    dr = 1 if row1 >= row0 else -1
+    dc = 1 if col1 >= col0 else -1
+    n_rows, n_cols = abs(row1 - row0) + 1, abs(col1 - col0) + 1
+    for i in range(n_rows):
+        for j in range(n_cols):
+            cell = (row0 + i * dr) * width + col0 + j * dc
+            if i == 0 and j == 0:
+                dist[cell] = 0
+                parent[cell] = cell
+                continue
+            dist[cell] = INFINITE
+            if fixed[cell] != 0 or cell == avoid:
+                continue
+            home = values[cell]
+            if i > 0:
+                before = cell - dr * width
+                if dist[before] < INFINITE:
+                    cost = (
+                        dist[before]
+                        + SCALE
+                        + lam * (_taxicab(home, before, width) - _taxicab(home, cell, width))
+                    )
+                    dist[cell] = cost
+                    parent[cell] = before
+            if j > 0:
+                before = cell - dc
+                if dist[before] < INFINITE:
+                    cost = (
+                        dist[before]
+                        + SCALE
+                        + lam * (_taxicab(home, before, width) - _taxicab(home, cell, width))
+                    )
+                    if cost < dist[cell]:
+                        dist[cell] = cost
+                        parent[cell] = before
+    if dist[target] >= INFINITE:
+        return -1
+    length = n_rows + n_cols - 2
+    walk = target
+    for i in range(length - 1, -1, -1):
+        route[i] = walk
+        walk = parent[walk]
+    return length
+
+
+@njit
 def _weighted_path(
     source: int,
     targets: np.ndarray,
@@ -200,11 +352,16 @@ def _weighted_path(
     stamps: np.ndarray,
     route: np.ndarray,
     heap: np.ndarray,
+    far_walk: int,
 ) -> tuple[int, np.ndarray]:
     """Like :func:`_bfs_path`, but cheapest for ``SCALE`` per step plus ``lam`` times the change in the
     Manhattan distance of each tile the walk shifts (every step moves the tile it enters back one cell)."""
     if _is_target(source, targets, n_targets):
         return 0, heap
+    if 0 < far_walk < _taxicab(source, targets[0], width) and n_targets == 1:
+        length = _monotone_path(source, targets[0], avoid, values, fixed, width, lam, dist, parent, route)
+        if length >= 0:
+            return length, heap
     # the walk stays within WALK_MARGIN cells of the box round the source and the targets
     row_lo, row_hi = source // width, source // width
     col_lo, col_hi = source % width, source % width
@@ -278,6 +435,7 @@ def _blank_to(
     heap: np.ndarray,
     out: np.ndarray,
     n_out: int,
+    far_walk: int,
 ) -> tuple[np.ndarray, int, np.ndarray]:
     """Walk the blank to one of ``targets`` without entering fixed cells or ``avoid``; ``n_out`` is -1
     when no walk exists (a bug: the free cells stay 2-connected)."""
@@ -302,6 +460,7 @@ def _blank_to(
             stamps,
             route,
             heap,
+            far_walk,
         )
     if length < 0:
         return out, -1, heap
@@ -421,6 +580,7 @@ def _route(
     route: np.ndarray,
     around_limit: int,
     lam: int,
+    far_walk: int,
 ) -> tuple[int, np.ndarray]:
     """The cells the tile whose home is ``home`` walks through to ``target``, cheapest in blank moves: A*
     over (tile cell, blank cell beside it), as in :meth:`npuzzle.search.constructive._Work.route`.
@@ -439,9 +599,14 @@ def _route(
     stamps[1] += 1
     rstamp = stamps[1]
     size = 0
-    n_first = _around(
-        start, blank, fixed, nbr, width, mark, dist, queue, stamps, found_cells, found_dist, n_cells
-    )
+    if 0 < far_walk < _taxicab(start, blank, width):
+        n_first, heap = _first_sides(
+            start, blank, fixed, nbr, width, mark, dist, stamps, heap, found_cells, found_dist
+        )
+    else:
+        n_first = _around(
+            start, blank, fixed, nbr, width, mark, dist, queue, stamps, found_cells, found_dist, n_cells
+        )
     for i in range(n_first + 1):
         if i < n_first:
             side, cost = found_cells[i], found_dist[i]
@@ -523,6 +688,7 @@ def _tile_to(
     out: np.ndarray,
     n_out: int,
     around_limit: int,
+    far_walk: int,
 ) -> tuple[np.ndarray, int, np.ndarray]:
     """Bring the tile whose home is ``home`` to ``target`` along :func:`_route`; ``n_out`` -1 on failure."""
     route = scratch[5]
@@ -541,6 +707,7 @@ def _tile_to(
         route,
         around_limit,
         lam,
+        far_walk,
     )
     if length < 0:
         return out, -1, heap
@@ -565,6 +732,7 @@ def _tile_to(
             heap,
             out,
             n_out,
+            far_walk,
         )
         if n_out < 0:
             return out, -1, heap
@@ -658,6 +826,7 @@ def fill_line(
     out: np.ndarray,
     n_out: int,
     around_limit: int,
+    far_walk: int,
 ) -> tuple[np.ndarray, int]:
     """Bring home the tiles of ``line`` (cells in filling order; a line's cells are its tiles' homes) and
     fix them; ``inward`` is the offset from a line cell to its neighbour inside the region (at least 3
@@ -686,6 +855,7 @@ def fill_line(
             out,
             n_out,
             around_limit,
+            far_walk,
         )
         if n_out < 0:
             return out, -1
@@ -709,6 +879,7 @@ def fill_line(
             out,
             n_out,
             around_limit,
+            far_walk,
         )
         if n_out < 0:
             return out, -1
@@ -734,6 +905,7 @@ def fill_line(
                 heap,
                 out,
                 n_out,
+                far_walk,
             )
             fixed[b] = 0
             if n_out < 0:
@@ -760,6 +932,7 @@ def fill_line(
                 out,
                 n_out,
                 around_limit,
+                far_walk,
             )
             if n_out < 0:
                 return out, -1
@@ -781,6 +954,7 @@ def fill_line(
                 heap,
                 out,
                 n_out,
+                far_walk,
             )
             if n_out < 0:
                 return out, -1
