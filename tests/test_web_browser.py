@@ -721,6 +721,7 @@ def test_difficulty_by_exact_length_and_the_deals_analysis(
     length = int(re.search(r"Shortest solution: (\d+) moves", page.inner_text("#analysis")).group(1))
     assert low <= length <= high
     assert "harder than" in page.inner_text("#analysis") and f"{length} moves" in status(page)
+    assert run_axe(page) == []  # the length controls and the analysis line
     if (width, height) == (3, 3):  # the oracle: exact BFS distance of the dealt board
         from npuzzle.goals import classic
         from oracle import bfs_distances
