@@ -356,6 +356,71 @@ def locate_grid(
     return max(near, key=lambda g: g.columns.score + g.rows.score)
 
 
+REFINE_SHIFT = 8.0  # pixels: how far refine_grid moves a tile side
+REFINE_STEP = 0.5  # pixels: the resolution of that search
+
+
+def _step_profile(pixels: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Mean colour step (max over channels, 0..255) across each boundary x (between pixels x - 1 and x) of
+    axis 1, over positions ``lo..hi`` of axis 0; index x, length ``pixels.shape[1] + 1`` (0 at the ends)."""
+    import numpy as np
+
+    part = pixels[max(0, round(lo)) : max(round(lo) + 1, round(hi))].astype(np.float32)
+    step = np.abs(part[:, 1:] - part[:, :-1]).max(axis=2).mean(axis=0)
+    return np.concatenate([[0.0], step, [0.0]])  # type: ignore[no-any-return]
+
+
+def _refine_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float) -> Axis:
+    """``axis`` with start, pitch and tile size moved (by up to :data:`REFINE_SHIFT` px) to where the
+    tiles' sides lie on the strongest steps of ``profile`` (see :func:`_step_profile`).
+
+    Each distinct side counts once, less the profile's median over ``lo..hi`` (the board): a side on a
+    step adds, a side on mere texture adds about nothing. So touching tiles (``n + 1`` sides, the inner ones
+    weak seams in a continuous picture) and tiles with gaps (``2 n`` sides, all strong) are told apart, and a
+    tile does not grow over a gap (the gap's far side is the next tile's near side, counted once)."""
+    import numpy as np
+
+    n = axis.count
+    baseline = float(np.median(profile[max(0, round(lo)) : max(round(lo) + 1, round(hi))]))
+    gain = profile - baseline
+    shifts = np.arange(-REFINE_SHIFT, REFINE_SHIFT + 1e-9, REFINE_STEP)
+    pitch_shifts = np.arange(-1.5, 1.5 + 1e-9, 0.1)
+    xs = np.arange(len(profile), dtype=np.float64)
+    best = (-np.inf, axis)
+    j = np.arange(n)[:, None]
+    tiles = sorted({*(axis.tile + np.arange(-3.0, 3.0 + 1e-9, REFINE_STEP)), axis.pitch})
+    for dp in pitch_shifts:
+        p = axis.pitch + dp
+        for t in [*tiles, p]:
+            if t < MIN_TILE or t > p + 1e-9 or p - t > MAX_GAP_PX or 0 < p - t < 1.0:
+                continue
+            starts = axis.start + shifts[None, :] + j * p  # (n, shifts)
+            score = np.interp(starts, xs, gain).sum(axis=0)
+            if p - t < 1e-9:  # touching: the last tile's far side closes the board
+                score = score + np.interp(starts[-1] + p, xs, gain)
+            else:
+                score = score + np.interp(starts + t, xs, gain).sum(axis=0)
+            k = int(np.argmax(score))
+            if score[k] > best[0]:
+                best = (float(score[k]), Axis(axis.start + float(shifts[k]), p, t, n, axis.score))
+    return best[1]
+
+
+def refine_grid(image: PILImage.Image, grid: Grid) -> Grid:
+    """``grid`` with each axis's start, pitch and tile size nudged so that every tile's sides sit on the
+    strongest colour steps: a grid found from its lines can be a few pixels off (a frame's or a gap's far
+    side taken for a tile's side), which matters when tiles are compared at their edges."""
+    import numpy as np
+
+    pixels = np.asarray(image.convert("RGB"))
+    x0, y0, x1, y1 = grid.box
+    inset_y = 0.1 * grid.rows.tile
+    inset_x = 0.1 * grid.columns.tile
+    columns = _refine_axis(grid.columns, _step_profile(pixels, y0 + inset_y, y1 - inset_y), x0, x1)
+    rows = _refine_axis(grid.rows, _step_profile(pixels.transpose(1, 0, 2), x0 + inset_x, x1 - inset_x), y0, y1)
+    return Grid(columns, rows)
+
+
 def _not_found(width: int | None, height: int | None) -> str:
     wanted = f"a {width}x{height} " if width and height else "a "
     return (
@@ -377,4 +442,4 @@ def draw_grid(image: PILImage.Image, grid: Grid, colour: tuple[int, int, int] = 
     return out
 
 
-__all__ = ["Axis", "Grid", "GridNotFoundError", "draw_grid", "locate_grid"]
+__all__ = ["Axis", "Grid", "GridNotFoundError", "draw_grid", "locate_grid", "refine_grid"]

@@ -412,7 +412,9 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     import numpy as np
 
     from .jigsaw import assemble, tile_arrays
+    from .locate import refine_grid
 
+    grid = refine_grid(image, grid)  # tiles are compared at their very edges: cut them to the pixel
     width, height = grid.width, grid.height
     n = width * height
     size = f"{width}x{height}"
