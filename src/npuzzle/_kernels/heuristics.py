@@ -7,6 +7,9 @@ Kinds (``int`` codes passed to kernels):
 * ``LINEAR_CONFLICT`` (2): Manhattan + 2 × (for every row: tiles in their home row that must leave it so
   the rest are in home-column order, i.e. count − longest increasing subsequence; the same for columns).
 * ``CROSSINGS`` (3): admissible in the multi-tile metric (see :func:`crossings`).
+* ``WALKING`` (5): ``max(walking distance, inversion distance)`` (Takahashi; single-tile metric), see
+  :mod:`.walking`; its ``table`` is the packed ``int64`` array of :func:`.walking.pack_tables`, built on
+  first use (``ValueError`` on boards whose pattern graph is too large: :func:`.walking.fits`).
 * ``MULTI_PDB`` (4): the larger of CROSSINGS and multi-tile pattern databases, admissible and consistent in
   both metrics (see :mod:`.multi_pdb`); its ``table`` is the packed array of :func:`.multi_pdb.multi_pdb_table`.
 
@@ -29,6 +32,7 @@ MANHATTAN = 1
 LINEAR_CONFLICT = 2
 CROSSINGS = 3
 MULTI_PDB = 4
+WALKING = 5
 
 NAMES = {
     "misplaced": MISPLACED,
@@ -36,6 +40,7 @@ NAMES = {
     "linear-conflict": LINEAR_CONFLICT,
     "crossings": CROSSINGS,
     "multi-pdb": MULTI_PDB,
+    "walking-distance": WALKING,
 }
 
 
@@ -193,6 +198,127 @@ def crossings(state: np.ndarray, width: int, height: int, blank_home: int, scrat
     return h
 
 
+# -- walking distance from scratch (the tables and the incremental IDA* are in .walking) ----------------------
+# Header of the packed table (int64[]) that :func:`.heuristics.heuristic` takes for WALKING
+P_WIDTH = 0
+P_HEIGHT = 1
+P_BLANK = 2
+P_NV = 3  # vertical patterns
+P_NH = 4  # horizontal patterns
+P_HEADER = 8
+
+
+@njit
+def pattern_key(counts: np.ndarray, blank_row: int, width: int, height: int) -> int:
+    """The key of a pattern (``counts`` ``int64[height * height]``, ``counts[r * height + g]``)."""
+    key = 0
+    for r in range(height - 1):
+        for g in range(height - 1):
+            key = key * (width + 1) + counts[r * height + g]
+    return key * height + blank_row
+
+
+@njit
+def vertical_key(
+    state: np.ndarray, width: int, height: int, blank_home: int, counts: np.ndarray, by_column: bool
+) -> int:
+    """The vertical pattern key of a canonical ``state`` (:mod:`.walking`); ``by_column``: the horizontal
+    one, i.e. the vertical key of the transposed board (``height`` wide: columns by home column).
+    ``counts``: ``int64[>= max(width, height) ** 2]`` scratch."""
+    lines = width if by_column else height
+    for i in range(lines * lines):
+        counts[i] = 0
+    blank_line = 0
+    for cell in range(state.shape[0]):
+        t = state[cell]
+        line = cell % width if by_column else cell // width
+        if t == blank_home:
+            blank_line = line
+        else:
+            counts[line * lines + (t % width if by_column else t // width)] += 1
+    if by_column:
+        return pattern_key(counts, blank_line, height, width)
+    return pattern_key(counts, blank_line, width, height)
+
+
+@njit
+def find_key(keys: np.ndarray, key: int) -> int:
+    """Index of ``key`` in the sorted ``keys`` (-1 when absent)."""
+    i = np.searchsorted(keys, key)
+    if i < keys.shape[0] and keys[i] == key:
+        return i
+    return -1
+
+
+@njit
+def steps_to_zero(inv: int, step: int) -> int:
+    """Fewest changes of size at most ``step`` and of ``step``'s parity (0 allowed when ``step`` is even)
+    that take ``inv`` to 0: the least ``k`` with ``k * step >= inv`` and, for odd ``step``, ``k`` of
+    ``inv``'s parity. 0 when ``step`` is 0 (a board one cell wide: vertical moves keep the order)."""
+    if step <= 0 or inv <= 0:
+        return 0
+    k = (inv + step - 1) // step
+    if step % 2 == 1 and (k - inv) % 2 != 0:
+        k += 1
+    return k
+
+
+@njit
+def inversions(state: np.ndarray, width: int, height: int, blank_home: int, by_column: bool) -> int:
+    """Inversions of the tiles read row by row (``by_column``: column by column, ordered by home cell in
+    column order)."""
+    n = width * height
+    total = 0
+    for i in range(n):
+        ci = i if not by_column else (i % height) * width + i // height
+        a = state[ci]
+        if a == blank_home:
+            continue
+        ka = a if not by_column else (a % width) * height + a // width
+        for j in range(i + 1, n):
+            cj = j if not by_column else (j % height) * width + j // height
+            b = state[cj]
+            if b == blank_home:
+                continue
+            kb = b if not by_column else (b % width) * height + b // width
+            if ka > kb:
+                total += 1
+    return total
+
+
+@njit
+def inversion_distance(state: np.ndarray, width: int, height: int, blank_home: int) -> int:
+    """Takahashi's inversion distance (see :mod:`.walking`)."""
+    return steps_to_zero(inversions(state, width, height, blank_home, False), width - 1) + steps_to_zero(
+        inversions(state, width, height, blank_home, True), height - 1
+    )
+
+
+@njit
+def walking_bound(state: np.ndarray, table: np.ndarray) -> int:
+    """``max(walking distance, inversion distance)`` of ``state`` from scratch; ``table`` from
+    :func:`.walking.pack_tables` (``int64``: header ``P_*``, then vertical keys and distances, horizontal
+    keys and distances; read flat, so :func:`heuristic` compiles with any kind's table). A pattern missing
+    from the tables (an unsolvable state) counts as 0."""
+    packed = table.ravel()
+    width = np.int64(packed[P_WIDTH])
+    height = np.int64(packed[P_HEIGHT])
+    blank_home = np.int64(packed[P_BLANK])
+    nv = np.int64(packed[P_NV])
+    nh = np.int64(packed[P_NH])
+    counts = np.zeros(max(width, height) ** 2, dtype=np.int64)
+    vkey = vertical_key(state, width, height, blank_home, counts, False)
+    vi = find_key(packed[P_HEADER : P_HEADER + nv], vkey)
+    hkey = vertical_key(state, width, height, blank_home, counts, True)
+    hi = find_key(packed[P_HEADER + 2 * nv : P_HEADER + 2 * nv + nh], hkey)
+    wd = np.int64(0)
+    if vi >= 0:
+        wd += np.int64(packed[P_HEADER + nv + vi])
+    if hi >= 0:
+        wd += np.int64(packed[P_HEADER + 2 * nv + nh + hi])
+    return max(wd, np.int64(inversion_distance(state, width, height, blank_home)))
+
+
 @njit
 def heuristic(
     state: np.ndarray,
@@ -210,6 +336,8 @@ def heuristic(
         return crossings(state, width, height, blank_home, scratch)
     if kind == MULTI_PDB:
         return max(crossings(state, width, height, blank_home, scratch), pattern_bound(state, table, scratch))
+    if kind == WALKING:
+        return walking_bound(state, table)
     h = 0
     for cell in range(state.shape[0]):
         h += table[state[cell], cell]
@@ -260,6 +388,10 @@ def table_for(kind: int, width: int, height: int, blank_home: int) -> np.ndarray
     on first use, ``ValueError`` where they do not fit: :func:`.multi_pdb.fits`)."""
     if kind == MULTI_PDB:
         return multi_pdb_table(width, height, blank_home)
+    if kind == WALKING:
+        from .walking import pack_tables  # imports this module: a cycle at import time otherwise
+
+        return pack_tables(width, height, blank_home)
     if kind == CROSSINGS:
         return np.zeros((width * height, width * height), dtype=np.int8)
     return tile_table(MISPLACED if kind == MISPLACED else MANHATTAN, width, height, blank_home)
@@ -272,13 +404,27 @@ __all__ = [
     "MISPLACED",
     "MULTI_PDB",
     "NAMES",
+    "P_BLANK",
+    "P_HEADER",
+    "P_HEIGHT",
+    "P_NH",
+    "P_NV",
+    "P_WIDTH",
+    "WALKING",
     "crossings",
+    "find_key",
     "heuristic",
     "heuristic_batch",
     "heuristic_code",
+    "inversion_distance",
+    "inversions",
     "line_conflicts",
     "line_conflicts_tab",
     "padded_rows",
+    "pattern_key",
+    "steps_to_zero",
     "table_for",
     "tile_table",
+    "vertical_key",
+    "walking_bound",
 ]

@@ -38,35 +38,45 @@ from numba import types
 from numba.typed import Dict
 
 from ._jit import njit
-from .idastar import BUDGET, EXHAUSTED, FOUND, GROW, INF, R_DEEPEST, R_DEPTH, R_EXPANDED
-from .idastar import R_GENERATED, R_ITERATIONS, R_NEXT, R_THRESHOLD, row_shift
+from .heuristics import (
+    P_BLANK,
+    P_HEADER,
+    P_HEIGHT,
+    P_NH,
+    P_NV,
+    P_WIDTH,
+    find_key,
+    inversion_distance,
+    inversions,
+    pattern_key,
+    steps_to_zero,
+    vertical_key,
+    walking_bound,
+)
+from .idastar import (
+    BUDGET,
+    EXHAUSTED,
+    FOUND,
+    GROW,
+    INF,
+    R_DEEPEST,
+    R_DEPTH,
+    R_EXPANDED,
+    R_GENERATED,
+    R_ITERATIONS,
+    R_NEXT,
+    R_THRESHOLD,
+    row_shift,
+)
 from .moves import SINGLE, neighbour_table
 
-MAX_PATTERNS = 4_000_000  # pattern graphs above this are refused (5x5 has 2,100,000-odd: see BENCHMARKS)
+MAX_PATTERNS = 4_000_000  # pattern graphs above this are refused (5x5 has more: see BENCHMARKS.md)
 KEY_LIMIT = 1 << 62
-
-# Header of the packed table (int64[]) that :func:`.heuristics.heuristic` takes for WALKING
-P_WIDTH = 0
-P_HEIGHT = 1
-P_BLANK = 2
-P_NV = 3  # vertical patterns
-P_NH = 4  # horizontal patterns
-P_HEADER = 8
 
 
 def key_fits(width: int, height: int) -> bool:
     """True when the vertical pattern key of a ``width`` × ``height`` board fits in ``int64``."""
     return (width + 1) ** ((height - 1) ** 2) * height < KEY_LIMIT
-
-
-@njit
-def pattern_key(counts: np.ndarray, blank_row: int, width: int, height: int) -> int:
-    """The key of a pattern (``counts`` ``int64[height * height]``, ``counts[r * height + g]``)."""
-    key = 0
-    for r in range(height - 1):
-        for g in range(height - 1):
-            key = key * (width + 1) + counts[r * height + g]
-    return key * height + blank_row
 
 
 @njit
@@ -89,21 +99,6 @@ def decode_key(key: int, width: int, height: int, blank_home_row: int, counts: n
             s += counts[r * height + g]
         counts[(height - 1) * height + g] = width - (1 if g == blank_home_row else 0) - s
     return blank_row
-
-
-@njit
-def vertical_key(state: np.ndarray, width: int, height: int, blank_home: int, counts: np.ndarray) -> int:
-    """The vertical pattern key of a canonical ``state`` (``counts``: ``int64[height * height]`` scratch)."""
-    for i in range(height * height):
-        counts[i] = 0
-    blank_row = 0
-    for cell in range(state.shape[0]):
-        t = state[cell]
-        if t == blank_home:
-            blank_row = cell // width
-        else:
-            counts[(cell // width) * height + t // width] += 1
-    return pattern_key(counts, blank_row, width, height)
 
 
 @njit
@@ -175,90 +170,6 @@ def build_vertical(width: int, height: int, blank_home: int, max_patterns: int) 
             e = edges[src + j]
             trans[i * 2 * height + j] = -1 if e < 0 else rank[e]
     return keys, dist, trans
-
-
-@njit
-def find_key(keys: np.ndarray, key: int) -> int:
-    """Index of ``key`` in the sorted ``keys`` (-1 when absent)."""
-    i = np.searchsorted(keys, key)
-    if i < keys.shape[0] and keys[i] == key:
-        return i
-    return -1
-
-
-@njit
-def steps_to_zero(inv: int, step: int) -> int:
-    """Fewest changes of size at most ``step`` and of ``step``'s parity (0 allowed when ``step`` is even)
-    that take ``inv`` to 0: the least ``k`` with ``k * step >= inv`` and, for odd ``step``, ``k`` of
-    ``inv``'s parity. 0 when ``step`` is 0 (a board one cell wide: vertical moves keep the order)."""
-    if step <= 0 or inv <= 0:
-        return 0
-    k = (inv + step - 1) // step
-    if step % 2 == 1 and (k - inv) % 2 != 0:
-        k += 1
-    return k
-
-
-@njit
-def inversions(state: np.ndarray, width: int, height: int, blank_home: int, by_column: bool) -> int:
-    """Inversions of the tiles read row by row (``by_column``: column by column, ordered by home cell in
-    column order)."""
-    n = width * height
-    total = 0
-    for i in range(n):
-        ci = i if not by_column else (i % height) * width + i // height
-        a = state[ci]
-        if a == blank_home:
-            continue
-        ka = a if not by_column else (a % width) * height + a // width
-        for j in range(i + 1, n):
-            cj = j if not by_column else (j % height) * width + j // height
-            b = state[cj]
-            if b == blank_home:
-                continue
-            kb = b if not by_column else (b % width) * height + b // width
-            if ka > kb:
-                total += 1
-    return total
-
-
-@njit
-def inversion_distance(state: np.ndarray, width: int, height: int, blank_home: int) -> int:
-    """Takahashi's inversion distance (see the module docstring)."""
-    return steps_to_zero(inversions(state, width, height, blank_home, False), width - 1) + steps_to_zero(
-        inversions(state, width, height, blank_home, True), height - 1
-    )
-
-
-@njit
-def transpose_state(state: np.ndarray, width: int, height: int, out: np.ndarray) -> None:
-    """``out`` = the transposed board (``height`` wide): cells and home cells both transposed."""
-    for cell in range(state.shape[0]):
-        r = cell // width
-        c = cell % width
-        v = state[cell]
-        out[c * height + r] = (v % width) * height + v // width
-
-
-@njit
-def walking_bound(state: np.ndarray, packed: np.ndarray, scratch: np.ndarray, work: np.ndarray) -> int:
-    """``max(walking distance, inversion distance)`` of ``state`` from scratch; ``packed`` from
-    :func:`pack_tables`, ``scratch`` ``int64[>= max(width, height) ** 2]``, ``work`` a state-sized array."""
-    width = packed[P_WIDTH]
-    height = packed[P_HEIGHT]
-    blank_home = packed[P_BLANK]
-    nv = packed[P_NV]
-    nh = packed[P_NH]
-    vkeys = packed[P_HEADER : P_HEADER + nv]
-    vdist = packed[P_HEADER + nv : P_HEADER + 2 * nv]
-    hkeys = packed[P_HEADER + 2 * nv : P_HEADER + 2 * nv + nh]
-    hdist = packed[P_HEADER + 2 * nv + nh : P_HEADER + 2 * nv + 2 * nh]
-    vi = find_key(vkeys, vertical_key(state, width, height, blank_home, scratch))
-    transpose_state(state, width, height, work)
-    t_blank = (blank_home % width) * height + blank_home // width
-    hi = find_key(hkeys, vertical_key(work, height, width, t_blank, scratch))
-    wd = vdist[vi] + hdist[hi]
-    return max(wd, inversion_distance(state, width, height, blank_home))
 
 
 @njit
@@ -366,7 +277,6 @@ def idastar_wd(
     status = BUDGET
     b = np.uint64(path[depth + 1])
     parent = np.uint64(path[depth])
-    h = np.int64(hvals[depth + 1])
     k = np.uint64(child[depth + 1])
     vi = np.int64(wd_stack[depth + 1, 0])
     hi = np.int64(wd_stack[depth + 1, 1])
@@ -434,7 +344,6 @@ def idastar_wd(
             ih = nih
             parent = b
             b = c
-            h = nh
             k = np.uint64(0)
             if nh == 0:
                 status = FOUND
@@ -449,7 +358,6 @@ def idastar_wd(
             room += 1
             b = parent
             parent = np.uint64(path[depth])
-            h = np.int64(hvals[depth + 1])
             k = np.uint64(child[depth + 1])
             vi = np.int64(wd_stack[depth + 1, 0])
             hi = np.int64(wd_stack[depth + 1, 1])
@@ -525,8 +433,9 @@ def fits(width: int, height: int) -> bool:
 
 @lru_cache(maxsize=8)
 def pack_tables(width: int, height: int, blank_home: int) -> np.ndarray:
-    """The ``int64`` array :func:`walking_bound` reads: header (``P_*``), vertical keys and distances,
-    horizontal keys and distances."""
+    """The ``int64[1, L]`` table :func:`.heuristics.walking_bound` reads (flat): header (``P_*``), vertical
+    keys and distances, horizontal keys and distances (2-D like the other kinds' tables, so
+    :func:`.heuristics.heuristic` types every branch)."""
     vkeys, vdist, _, hkeys, hdist, _ = cached_tables(width, height, blank_home)
     nv, nh = vkeys.shape[0], hkeys.shape[0]
     packed = np.zeros(P_HEADER + 2 * nv + 2 * nh, dtype=np.int64)
@@ -535,6 +444,7 @@ def pack_tables(width: int, height: int, blank_home: int) -> np.ndarray:
     packed[P_HEADER + nv : P_HEADER + 2 * nv] = vdist
     packed[P_HEADER + 2 * nv : P_HEADER + 2 * nv + nh] = hkeys
     packed[P_HEADER + 2 * nv + nh :] = hdist
+    packed = packed.reshape(1, -1)
     packed.flags.writeable = False
     return packed
 
@@ -563,11 +473,8 @@ def new_wd_stack(state: np.ndarray, width: int, height: int, blank_home: int, ca
     vkeys, _, _, hkeys, _, _ = cached_tables(width, height, blank_home)
     stack = np.zeros((capacity + 2, 4), dtype=np.int32)
     scratch = np.zeros(max(width, height) ** 2, dtype=np.int64)
-    work = np.empty_like(state)
-    transpose_state(state, width, height, work)
-    t_blank = transposed_blank(blank_home, width, height)
-    stack[1, 0] = find_key(vkeys, vertical_key(state, width, height, blank_home, scratch))
-    stack[1, 1] = find_key(hkeys, vertical_key(work, height, width, t_blank, scratch))
+    stack[1, 0] = find_key(vkeys, vertical_key(state, width, height, blank_home, scratch, False))
+    stack[1, 1] = find_key(hkeys, vertical_key(state, width, height, blank_home, scratch, True))
     stack[1, 2] = inversions(state, width, height, blank_home, False)
     stack[1, 3] = inversions(state, width, height, blank_home, True)
     if stack[1, 0] < 0 or stack[1, 1] < 0:
@@ -584,11 +491,9 @@ def grow_wd_stack(wd_stack: np.ndarray, capacity: int) -> np.ndarray:
 
 def start_h(state: np.ndarray, width: int, height: int, blank_home: int, use_id: bool = True) -> int:
     """``h`` of ``state`` as :func:`idastar_wd` computes it (from scratch)."""
-    packed = pack_tables(width, height, blank_home)
-    scratch = np.zeros(max(width, height) ** 2, dtype=np.int64)
     if use_id:
-        return int(walking_bound(state, packed, scratch, np.empty_like(state)))
-    vkeys, vdist, _, hkeys, hdist, _ = cached_tables(width, height, blank_home)
+        return int(walking_bound(state, pack_tables(width, height, blank_home)))
+    _, vdist, _, _, hdist, _ = cached_tables(width, height, blank_home)
     stack = new_wd_stack(state, width, height, blank_home, 0)
     return int(vdist[stack[1, 0]]) + int(hdist[stack[1, 1]])
 
@@ -646,7 +551,6 @@ __all__ = [
     "start_h",
     "steps_table",
     "steps_to_zero",
-    "transpose_state",
     "vertical_key",
     "vertical_tables",
     "walking_bound",
