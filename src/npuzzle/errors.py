@@ -12,10 +12,13 @@ The tree::
     ├── SearchLimitExceeded             max_nodes / max_seconds / memory cap hit; carries stats
     ├── InvalidSolutionError (RuntimeError)  a solver's answer failed its replay or an admissible bound:
     │                                   an internal error (a damaged table, a bug), never the user's input
-    └── TableError                      pattern-database store problems
-        ├── TableMissingError           the table is not built; message names the command
-        ├── TableCorruptError           checksum / header / size mismatch
-        └── TableCacheError             the cache folder cannot hold the file (read-only, no room)
+    ├── TableError                      pattern-database store problems
+    │   ├── TableMissingError           the table is not built; message names the command
+    │   ├── TableCorruptError           checksum / header / size mismatch
+    │   └── TableCacheError             the cache folder cannot hold the file (read-only, no room)
+    └── BankError                       puzzle-bank problems (npuzzle.bank): no bank there, busy, nothing to draw
+        ├── NotABankError (ValueError)  the file is not a puzzle bank (not SQLite, or no bank meta table)
+        └── BankVersionError            the bank was written by a newer npuzzle (higher schema version)
 
 Messages quote the offending input so a user can act on them.
 """
@@ -88,12 +91,28 @@ class TableCacheError(TableError):
     """A table cannot be saved: the cache folder is read-only, not a folder, or lacks room for the file."""
 
 
+class BankError(PuzzleError):
+    """A puzzle bank (:mod:`npuzzle.bank`) cannot do what was asked: no bank at the path, nothing stored
+    that matches, another process holds it too long."""
+
+
+class NotABankError(BankError, ValueError):
+    """The file is not a puzzle bank: not an SQLite database, or one without the bank's ``meta`` table."""
+
+
+class BankVersionError(BankError):
+    """The bank's schema version is newer than this npuzzle reads: upgrade npuzzle."""
+
+
 __all__ = [
+    "BankError",
+    "BankVersionError",
     "BoardFormatError",
     "GoalMismatchError",
     "IllegalMoveError",
     "InvalidSolutionError",
     "LabelError",
+    "NotABankError",
     "ProblemTooLargeError",
     "PuzzleError",
     "SearchLimitExceeded",

@@ -12,7 +12,7 @@ import sys
 
 import typer
 
-from . import analysis_cmds, board_cmds, pdb_cmds, picture_cmds, solve_cmds, web_cmds
+from . import analysis_cmds, bank_cmds, board_cmds, pdb_cmds, picture_cmds, solve_cmds, web_cmds
 from .common import HANDLED, error_line, exit_code_for
 
 # typer >= 0.29 vendors click as typer._click; older releases raise click's own classes
@@ -39,7 +39,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-for _module in (board_cmds, solve_cmds, pdb_cmds, picture_cmds, web_cmds, analysis_cmds):
+for _module in (board_cmds, solve_cmds, pdb_cmds, picture_cmds, web_cmds, analysis_cmds, bank_cmds):
     _module.register(app)
 
 
