@@ -70,7 +70,8 @@ from .idastar import (
 )
 from .moves import SINGLE, neighbour_table
 
-MAX_PATTERNS = 4_000_000  # pattern graphs above this are refused (5x5 has more: see BENCHMARKS.md)
+MAX_PATTERNS = 500_000  # larger pattern graphs are refused: reaching this takes about a second (4x4 has
+# 24,964 patterns, 2x6 367,560, 3x5 352,560; 4x5, 3x6, 2x7 and 5x5 pass 4,000,000: see BENCHMARKS.md)
 KEY_LIMIT = 1 << 62
 
 
@@ -421,9 +422,11 @@ def cached_tables(width: int, height: int, blank_home: int) -> tuple[np.ndarray,
     return out
 
 
+@lru_cache(maxsize=32)
 def fits(width: int, height: int) -> bool:
-    """True when walking distance is available on this board: keys fit and neither pattern graph is
-    refused (builds the tables on first use)."""
+    """True when walking distance is available on a ``width`` × ``height`` board: its keys fit ``int64`` and
+    neither pattern graph passes :data:`MAX_PATTERNS` (found by building the tables, with the goal blank in
+    the last cell: at most about a second, once per process)."""
     try:
         cached_tables(width, height, width * height - 1)
     except ValueError:

@@ -48,7 +48,8 @@ ALGORITHM_HELP = (
     "method; constructive: any size in milliseconds, far from optimal)."
 )
 HEURISTIC_HELP = (
-    "misplaced, manhattan, linear-conflict, crossings or multi-pdb (the two admissible for --metric multi; "
+    "misplaced, manhattan, linear-conflict, walking-distance (boards up to 4x4, 2x6, 3x5; single metric), "
+    "crossings or multi-pdb (the two admissible for --metric multi; "
     "multi-pdb, pattern tables built in about a second, is IDA*'s default there up to 16 cells)."
 )
 

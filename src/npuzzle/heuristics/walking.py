@@ -25,7 +25,7 @@ from functools import lru_cache
 
 Pattern = tuple[tuple[int, ...], int]  # (counts[r * lines + g] for row r and goal row g, blank's row)
 
-MAX_PATTERNS = 2_000_000  # refuse boards whose pattern graph would not fit in seconds of pure Python
+MAX_PATTERNS = 500_000  # as the kernels (npuzzle._kernels.walking.MAX_PATTERNS): the same boards refused
 
 
 def _pattern(values: Sequence[int], width: int, height: int, blank_home: int) -> Pattern:
@@ -44,7 +44,7 @@ def _pattern(values: Sequence[int], width: int, height: int, blank_home: int) ->
 def vertical_table(width: int, height: int, blank_home: int) -> dict[Pattern, int]:
     """Vertical moves from every reachable pattern to the goal's pattern (BFS from the goal; moves reverse).
 
-    Raises ``ValueError`` when the graph passes :data:`MAX_PATTERNS` (boards far beyond 5×5)."""
+    Raises ``ValueError`` when the graph passes :data:`MAX_PATTERNS` (4x5, 3x6, 2x7, 5x5 and larger)."""
     goal = _pattern(list(range(width * height)), width, height, blank_home)
     dist = {goal: 0}
     queue = deque([goal])

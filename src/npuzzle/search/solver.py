@@ -37,6 +37,7 @@ from .._kernels import bfs as kb
 from .._kernels import heuristics as kh
 from .._kernels import idastar as ki
 from .._kernels import multi_pdb as kmp
+from .._kernels import walking as kw
 from .._kernels.moves import SINGLE, cell_dtype, metric_code, neighbour_table
 from .._kernels.rank import MAX_RANK_CELLS, factorials
 from ..board import Board, excerpt
@@ -53,7 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
 ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
 
 ALGORITHMS = ("auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy", "pdb", "constructive")
-HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "crossings", "multi-pdb")
+HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "walking-distance", "crossings", "multi-pdb")
 OPTIMAL_ALGORITHMS = frozenset({"bfs", "bibfs", "astar", "idastar", "pdb"})
 MULTI_ADMISSIBLE = frozenset({"crossings", "multi-pdb"})  # the heuristics admissible for multi-tile moves
 
@@ -138,6 +139,11 @@ def choose_algorithm(
         raise ProblemTooLargeError(
             f"heuristic 'multi-pdb' has no pattern tables for a {board.width}x{board.height} board: patterns "
             f"of {kmp.MIN_PATTERN_TILES} tiles would need over {kmp.MAX_ENTRIES:,} entries; use crossings"
+        )
+    if heuristic == "walking-distance" and not kw.fits(board.width, board.height):
+        raise ProblemTooLargeError(
+            f"heuristic 'walking-distance' has no pattern tables for a {board.width}x{board.height} board "
+            f"(over {kw.MAX_PATTERNS:,} row or column patterns); use linear-conflict"
         )
     if metric == "multi" and algorithm in ("astar", "idastar") and heuristic not in MULTI_ADMISSIBLE:
         raise ValueError(
@@ -408,6 +414,8 @@ def _run_idastar(
         return [], _ida_stats(regs, t0)
     fast_table = mcode == SINGLE and kind in (kh.MISPLACED, kh.MANHATTAN)
     fast_lc = mcode == SINGLE and kind == kh.LINEAR_CONFLICT
+    fast_wd = mcode == SINGLE and kind == kh.WALKING
+    wd_stack = kw.new_wd_stack(state, width, height, blank_home, capacity) if fast_wd else None
     padded = kh.padded_rows(nbrs, table) if fast_table else None
     lc_args = ki.lc_work(state, width, height, blank_home, capacity) if fast_lc else None
     deadline = _deadline(limits, t0)
@@ -428,6 +436,9 @@ def _run_idastar(
             status = ki.idastar_lc(
                 state, blank_home, width, height, nbrs, table, path, child, hvals, regs, budget, *lc_args
             )
+        elif fast_wd:
+            assert wd_stack is not None
+            status = kw.run_wd(state, blank_home, width, height, path, child, hvals, regs, budget, wd_stack)
         else:
             status = ki.idastar_general(
                 state,
@@ -452,6 +463,8 @@ def _run_idastar(
         if status == ki.GROW:
             capacity *= 2
             path, child, hvals = ki.grow_stack(path, child, hvals, capacity)
+            if wd_stack is not None:
+                wd_stack = kw.grow_wd_stack(wd_stack, capacity)
             if lc_args is not None:
                 lc, saved_line, saved_lc, tails, row_of, col_of = lc_args
                 saved_line = np.concatenate(
