@@ -11,6 +11,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
+from .walking import walking_bound
+
 Heuristic = Callable[[Sequence[int], int, int, int], int]
 
 
@@ -91,6 +93,7 @@ HEURISTICS: dict[str, Heuristic] = {
     "misplaced": misplaced,
     "manhattan": manhattan,
     "linear-conflict": linear_conflict,
+    "walking-distance": walking_bound,  # max(walking distance, inversion distance); small boards only
     "crossings": crossings,
 }
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .._kernels.walking import fits as walking_fits
 from ..board import Board, neighbour_cells
 from ..errors import ProblemTooLargeError, SearchLimitExceeded
 from ..goals import goal_for
@@ -57,8 +58,9 @@ def default_combos(
 ) -> list[tuple[str, str | None]]:
     """Every requested algorithm, heuristic-driven ones crossed with every requested heuristic.
 
-    Defaults: bfs, bibfs, astar, idastar, wastar, greedy; misplaced, manhattan, linear-conflict (in the
-    multi-tile metric the admissible ones: crossings, and multi-pdb where its tables fit).
+    Defaults: bfs, bibfs, astar, idastar, wastar, greedy; misplaced, manhattan, linear-conflict, and
+    walking-distance where its tables fit (:func:`npuzzle._kernels.walking.fits`: up to 4×4, 2×6, 3×5) (in
+    the multi-tile metric the admissible ones: crossings, and multi-pdb where its tables fit).
     """
     algorithms = list(algorithms or ("bfs", "bibfs", "astar", "idastar", "wastar", "greedy"))
     if heuristics is None and metric == "multi":
@@ -66,6 +68,8 @@ def default_combos(
         heuristics = ("crossings",) if best == "crossings" else ("crossings", best)
     elif heuristics is None:
         heuristics = ("misplaced", "manhattan", "linear-conflict")
+        if walking_fits(board.width, board.height):
+            heuristics += ("walking-distance",)
     combos: list[tuple[str, str | None]] = []
     for algorithm in algorithms:
         if algorithm in HEURISTIC_ALGORITHMS:
