@@ -152,3 +152,15 @@ def test_numbered_tiles_with_the_hole_home_first(client: TestClient) -> None:
         )
     else:  # the other parity class: refused, saying so
         assert_refused(read, 400, "UnsolvableError", "hole in cell 0")
+
+
+def test_picture_tiles_without_a_reference_are_put_back_together(client: TestClient) -> None:
+    """No numbers and no reference: the reader reassembles the picture from its seams (hole home: last)."""
+    shot = game_screenshot(Style(width=3, height=3, kind="picture", seed=5))
+    response = client.post("/api/read", json={"screenshot": encode(shot.image)})
+    if response.status_code != 200:  # a refusal is allowed (never a wrong board), but must say why
+        assert_refused(response, 400)
+        return
+    read = response.json()
+    assert read["tiles"] == list(shot.board.tiles) and read["goal"] == list(shot.goal.tiles)
+    assert read["kind"] == "picture"

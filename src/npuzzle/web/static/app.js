@@ -1229,7 +1229,7 @@ async function readScreenshot() {
   el.readGo.disabled = true;
   el.readCard.setAttribute("aria-busy", "true");
   el.readPreview.hidden = true;
-  setReadStatus("Reading the screenshot: finding the board and telling the tiles apart (a few seconds)…");
+  setReadStatus("Reading the screenshot: finding the board and telling the tiles apart (seconds; longer for a picture without numbers)…");
   try {
     const width = Number(el.readWidth.value) || null;
     const height = Number(el.readHeight.value) || null;
@@ -1240,7 +1240,12 @@ async function readScreenshot() {
     const answer = await api("/api/read", readRequest(shot, reference, { width, height, holeFirst }));
     drawReading(el.readPreview, shot.image, answer);
     const unsure = answer.confidence.filter((c) => c < UNSURE).length;
-    const how = answer.kind === "numbers" ? "numbers read" : "pieces matched to the picture";
+    const how =
+      answer.kind === "numbers"
+        ? "numbers read"
+        : reference
+          ? "pieces matched to your picture"
+          : "picture put back together from its pieces";
     setReadStatus(
       `Read a ${answer.width}×${answer.height} board (${how})` +
         (unsure ? `; ${plural(unsure, "cell")} less sure, outlined: check them.` : "."),
