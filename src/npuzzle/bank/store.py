@@ -100,6 +100,8 @@ CREATE TABLE fill_jobs (
 #: ``MIGRATIONS[v]`` turns a version-``v`` bank into version ``v + 1`` (inside one transaction).
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
 
+Length = int | tuple[int, int] | None  # an exact optimal length, a band (low, high), or any
+
 _COLUMNS = (
     "p.id, p.width, p.height, g.name, g.tiles, g.blank, p.board, p.lower_bound, p.upper_bound, p.optimal, "
     "p.solution, p.method, p.seed, p.solver, p.nodes, p.seconds, p.created, p.fill_id, p.seq"
@@ -346,7 +348,7 @@ class Bank:
 
     # -- reading -------------------------------------------------------------------------------------------
     def count(self, width: int | None = None, height: int | None = None, goal: Board | None = None,
-              length: int | None = None) -> int:  # fmt: skip
+              length: Length = None) -> int:  # fmt: skip
         """Stored puzzles, optionally of one size, goal and optimal length."""
         where, args = self._where(width, height, goal, length)
         if where is None:
@@ -354,7 +356,7 @@ class Bank:
         return int(self.connection.execute(f"SELECT count(*) FROM puzzles p {where}", args).fetchone()[0])
 
     def _where(self, width: int | None, height: int | None, goal: Board | None,
-               length: int | None) -> tuple[str | None, list[Any]]:  # fmt: skip
+               length: Length) -> tuple[str | None, list[Any]]:  # fmt: skip
         clauses: list[str] = []
         args: list[Any] = []
         if goal is not None:
@@ -371,13 +373,17 @@ class Bank:
                 return None, []
             clauses.append("p.goal_id = ?")
             args.append(goal_id)
-        if length is not None:
+        if isinstance(length, tuple):
+            clauses.append("p.length BETWEEN ? AND ?")
+            args.extend(length)
+        elif length is not None:
             clauses.append("p.length = ?")
             args.append(length)
         return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
 
-    def draw(self, goal: Board, length: int | None = None, rng: random.Random | None = None) -> PuzzleRecord | None:
-        """A uniformly random stored puzzle for ``goal`` (of optimal ``length`` if given), or ``None``.
+    def draw(self, goal: Board, length: Length = None, rng: random.Random | None = None) -> PuzzleRecord | None:
+        """A uniformly random stored puzzle for ``goal`` (of optimal ``length``, or ``(low, high)``: a length
+        in that band, if given), or ``None``.
 
         Two indexed queries, whatever the bank's size: the count of matching rows (a range of the
         ``(width, height, goal_id, length)`` index) and the row at a random offset in that range.

@@ -33,6 +33,14 @@ def serve(
             help="Solves of boards larger than 3x3 that may run at once (default: cores - 1).",
         ),
     ] = None,
+    bank: Annotated[
+        str | None,
+        typer.Option(
+            "--bank",
+            help="A puzzle bank (npuzzle bank fill): boards of an asked optimal length are drawn from it at "
+            "once when it holds them.",
+        ),
+    ] = None,
 ) -> None:
     """Start the web game: open the printed address in a browser. API docs at /docs (they work offline).
 
@@ -49,6 +57,8 @@ def serve(
     )
     if heavy_slots is not None:
         settings = dataclasses.replace(settings, heavy_slots=heavy_slots)
+    if bank is not None:
+        settings = dataclasses.replace(settings, bank=bank)
 
     def ready(addresses: list[tuple[str, int]]) -> None:  # the port really bound (the system's for --port 0)
         bound = next((p for _, p in addresses), port)

@@ -148,6 +148,7 @@ class WebSettings:
     max_head_bytes: int = 16 * 1024
     keep_alive_seconds: float = 5.0
     max_connections: int = 512  # beyond: uvicorn answers 503 at once
+    bank: str | None = None  # a puzzle bank (npuzzle.bank): generate with a length draws from it first
 
     def __post_init__(self) -> None:
         for name in (
@@ -752,6 +753,33 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         """Can the board reach the goal? With the inversion count and the reason in a sentence."""
         return await lanes.quick(lambda: check_now(request))
 
+    if settings.bank is not None:  # a bad --bank fails at start-up, not at the first request
+        from ..bank import open_bank
+
+        open_bank(settings.bank, create=False).close()
+
+    def from_bank(request: GenerateRequest) -> GenerateResponse | None:
+        """A stored puzzle of the asked size, goal and optimal length (band), or None (not stored)."""
+        import random
+
+        from ..analysis.difficulty import parse_band
+        from ..bank import open_bank
+
+        if isinstance(request.goal, str):
+            goal_board = goal(request.goal, request.width, request.height, request.blank)
+        else:
+            goal_board = Board(request.goal, request.width, request.height, request.blank)
+        seed = secrets.randbits(32) if request.seed is None else request.seed
+        with open_bank(settings.bank, create=False) as bank:
+            record = bank.draw(goal_board, parse_band(request.length or ""), random.Random(seed))
+        if record is None:
+            return None
+        return GenerateResponse(
+            board=list(record.board.tiles), goal=list(goal_board.tiles), width=goal_board.width,
+            height=goal_board.height, blank=goal_board.blank, seed=seed, optimal_length=record.length,
+            source="bank",
+        )  # fmt: skip
+
     def generate_now(request: GenerateRequest) -> GenerateResponse:
         if isinstance(request.goal, str):  # the layout's own labels (blank-at uses 1..N without one)
             goal_board = goal(request.goal, request.width, request.height, request.blank)
@@ -801,6 +829,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     async def generate(request: GenerateRequest) -> GenerateResponse:
         """A new start position, always solvable for the goal. Without a seed the server draws one and
         returns it, so any board can be reproduced. With ``length`` its optimal length is proven."""
+        if request.length is not None and settings.bank is not None:  # issue 16: the bank answers at once
+            answer = await lanes.quick(lambda: from_bank(request))
+            if answer is not None:
+                return answer
         if request.length is not None:  # solver work: a solving lane, not the quick one
             lane = "light" if request.width * request.height <= settings.light_cells else "heavy"
             return await lanes.run(lane, lambda: generate_now(request), settings.max_seconds)

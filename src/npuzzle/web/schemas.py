@@ -145,6 +145,9 @@ class GenerateResponse(BaseModel):
     blank: int
     seed: int
     optimal_length: int | None = None
+    source: Literal["generator", "bank"] = Field(
+        default="generator", description="`bank`: drawn from the server's puzzle bank (serve --bank)."
+    )
 
 
 class SolveResponse(BaseModel):
