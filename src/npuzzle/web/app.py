@@ -793,7 +793,18 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             if goal_board.n_cells > OPTIMAL_CELLS:
                 raise ValueError(f"length is offered for boards up to {OPTIMAL_CELLS} cells")
             low, high = parse_band(request.length)
-            rated = generate_length(goal_board, low, high, seed=seed, max_seconds=settings.max_seconds)[0]
+            try:
+                rated = generate_length(goal_board, low, high, seed=seed, max_seconds=settings.max_seconds)[0]
+            except SearchLimitExceeded as exc:
+                band = f"{low}" if low == high else f"{low} to {high}"
+                raise SearchLimitExceeded(
+                    f"no {goal_board.width}x{goal_board.height} board whose shortest solution is {band} moves "
+                    f"was found and proven within this server's {settings.max_seconds:g} s (long solutions are "
+                    f"rare and slow to prove): try a shorter band, or `npuzzle generate --size "
+                    f"{goal_board.width}x{goal_board.height} --length {request.length}` on your own machine",
+                    limit="max_seconds",
+                    stats=exc.stats,
+                ) from None
             start, length = rated.board, rated.length
         else:
             start = generate_board(goal_board, request.method, request.moves, seed)
