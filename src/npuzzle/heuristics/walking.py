@@ -8,8 +8,11 @@ distance in the (small) graph of patterns: 24,964 patterns on 4×4. The horizont
 columns (the transposed board). Every move is vertical or horizontal, so the sum is admissible, and
 consistent (a move changes one part by at most 1).
 
-This module is the readable reference (tables built by BFS over dictionaries on first use, a fraction of a
-second on 4×4); it is not wired into the IDA* kernels yet.
+Inversion distance (Takahashi) is a second bound from the same idea (:func:`inversion_distance`); the
+heuristic named ``walking-distance`` is the larger of the two (:func:`walking_bound`).
+
+This module is the readable reference (tables built by BFS over dictionaries on first use, about 0.2 s on
+4×4); the kernels (:mod:`npuzzle._kernels.walking`) are tested against it.
 
 >>> walking_distance([0, 1, 2, 3, 4, 5, 6, 7, 8], 3, 3, 8)  # the goal (canonical: blank 8 home in cell 8)
 0
@@ -21,7 +24,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from functools import lru_cache
 
 Pattern = tuple[tuple[int, ...], int]  # (counts[r * lines + g] for row r and goal row g, blank's row)
 
@@ -40,11 +42,24 @@ def _pattern(values: Sequence[int], width: int, height: int, blank_home: int) ->
     return tuple(counts), blank_row
 
 
-@lru_cache(maxsize=8)
-def vertical_table(width: int, height: int, blank_home: int) -> dict[Pattern, int]:
-    """Vertical moves from every reachable pattern to the goal's pattern (BFS from the goal; moves reverse).
+_TABLES: dict[tuple[int, int, int], dict[Pattern, int]] = {}  # built tables, per (width, height, blank_home)
+_TOO_BIG: dict[tuple[int, int, int], int] = {}  # the pattern budget a board's graph was found to exceed
 
-    Raises ``ValueError`` when the graph passes :data:`MAX_PATTERNS` (4x5, 3x6, 2x7, 5x5 and larger)."""
+
+def vertical_table(
+    width: int, height: int, blank_home: int, max_patterns: int = MAX_PATTERNS
+) -> dict[Pattern, int]:
+    """Vertical moves from every reachable pattern to the goal's pattern (BFS from the goal; moves reverse),
+    built once per process.
+
+    Raises ``ValueError`` when the graph passes ``max_patterns`` (:data:`MAX_PATTERNS`: 4x5, 3x6, 2x7, 5x5
+    and larger); that too is remembered, so asking again with the same or a smaller budget costs nothing."""
+    board = (width, height, blank_home)
+    if board in _TABLES:
+        return _TABLES[board]
+    too_big = ValueError(f"walking distance on {width}x{height}: more than {max_patterns:,} patterns")
+    if _TOO_BIG.get(board, max_patterns + 1) <= max_patterns:
+        raise too_big
     goal = _pattern(list(range(width * height)), width, height, blank_home)
     dist = {goal: 0}
     queue = deque([goal])
@@ -64,11 +79,11 @@ def vertical_table(width: int, height: int, blank_home: int) -> dict[Pattern, in
                 key = (tuple(nxt), row)
                 if key not in dist:
                     dist[key] = d + 1
-                    if len(dist) > MAX_PATTERNS:
-                        raise ValueError(
-                            f"walking distance on {width}x{height}: more than {MAX_PATTERNS:,} patterns"
-                        )
+                    if len(dist) > max_patterns:
+                        _TOO_BIG[board] = max(_TOO_BIG.get(board, 0), max_patterns)
+                        raise too_big
                     queue.append(key)
+    _TABLES[board] = dist
     return dist
 
 
@@ -82,13 +97,19 @@ def _transpose(values: Sequence[int], width: int, height: int) -> list[int]:
     return out
 
 
-def walking_distance(values: Sequence[int], width: int, height: int, blank_home: int) -> int:
+def walking_distance(
+    values: Sequence[int], width: int, height: int, blank_home: int, max_patterns: int = MAX_PATTERNS
+) -> int:
     """Vertical walking distance + horizontal walking distance of canonical ``values``."""
-    vertical = vertical_table(width, height, blank_home)[_pattern(values, width, height, blank_home)]
+    vertical = vertical_table(width, height, blank_home, max_patterns)[
+        _pattern(values, width, height, blank_home)
+    ]
     r, c = divmod(blank_home, width)
     t_blank = c * height + r
     t_values = _transpose(values, width, height)
-    horizontal = vertical_table(height, width, t_blank)[_pattern(t_values, height, width, t_blank)]
+    horizontal = vertical_table(height, width, t_blank, max_patterns)[
+        _pattern(t_values, height, width, t_blank)
+    ]
     return vertical + horizontal
 
 
@@ -125,4 +146,40 @@ def walking_bound(values: Sequence[int], width: int, height: int, blank_home: in
     )
 
 
-__all__ = ["MAX_PATTERNS", "inversion_distance", "vertical_table", "walking_bound", "walking_distance"]
+QUICK_PATTERNS = 30_000  # quick_bound's budget per graph: 4x4's 24,964 build in about 0.1-0.2 s, once
+
+
+def _first_rows(width: int, height: int, blank_home: int) -> int:
+    """Count vectors row 0 can hold with the blank elsewhere (``width`` tiles; at most ``width`` of each home
+    row, one less for the blank's): a cheap estimate that only decides when :func:`quick_bound` skips the
+    BFS (it is a lower bound on the patterns where every such vector is reachable)."""
+    ways = [1] + [0] * width  # ways[s]: vectors over the home rows so far summing to s
+    for g in range(height):
+        cap = width - (1 if g == blank_home // width else 0)
+        ways = [sum(ways[s - c] for c in range(min(cap, s) + 1)) for s in range(width + 1)]
+    return ways[width]
+
+
+def quick_bound(values: Sequence[int], width: int, height: int, blank_home: int) -> int | None:
+    """:func:`walking_bound` when both pattern graphs have at most :data:`QUICK_PATTERNS` patterns (3x3,
+    3x4, 4x3, 2x5, 4x4, ...; built on first use, once per process), else None (found out once per board
+    and goal blank, at the cost of at most that many patterns)."""
+    t_blank = (blank_home % width) * height + blank_home // width
+    if max(_first_rows(width, height, blank_home), _first_rows(height, width, t_blank)) > QUICK_PATTERNS:
+        return None  # big boards: refused at once, no BFS
+    try:
+        wd = walking_distance(values, width, height, blank_home, QUICK_PATTERNS)
+    except ValueError:
+        return None
+    return max(wd, inversion_distance(values, width, height, blank_home))
+
+
+__all__ = [
+    "MAX_PATTERNS",
+    "QUICK_PATTERNS",
+    "inversion_distance",
+    "quick_bound",
+    "vertical_table",
+    "walking_bound",
+    "walking_distance",
+]
