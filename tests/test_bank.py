@@ -253,4 +253,4 @@ def test_fill_4x4_proven_optimal(tmp_path: Path) -> None:
     assert sorted(r.length for r in records) == [44, 45, 46, 47]
     for r in records:
         assert r.optimal and r.solution is not None and r.board.apply(r.solution) == goal
-        assert r.method == "rejection" and r.solver is not None and r.solver.startswith("idastar")
+        assert r.method in ("rejection", "climb") and r.solver is not None and r.nodes is not None
