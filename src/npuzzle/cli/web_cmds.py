@@ -44,8 +44,9 @@ def serve(
 ) -> None:
     """Start the web game: open the printed address in a browser. API docs at /docs (they work offline).
 
-    Slow and oversized requests are cut off (request head and body within 10 s each, body up to 64 KiB,
-    503 beyond 512 open connections)."""
+    Slow and oversized requests are cut off (request head and body within 10 s each, body up to 64 KiB, a
+    screenshot for /api/read up to 8 MiB, JSON 503 beyond 512 open connections). On a fresh machine the
+    first 20 s or so build small 4x4 tables so hints are optimal early (/api/status says what is warming)."""
     from ..web.app import WebSettings, create_app
     from ..web.server import make_server
 
