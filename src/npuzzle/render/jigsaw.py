@@ -35,6 +35,8 @@ SIDE = 24  # pixels: tiles are resampled to at least SIDE × SIDE after trimming
 MAX_SIDE = 96  # ... and at most MAX_SIDE × MAX_SIDE (else their own size)
 TRIM_SHARE = 0.0  # share of a tile's side trimmed at every edge, plus TRIM_PX
 TRIM_PX = 1  # pixels trimmed at every edge on top of TRIM_SHARE (gap edges blur over about a pixel)
+DEEPER = 2  # pixels: each side is also read this much further in
+EDGE_DEPTH = 3 + DEEPER  # columns of each side the seam costs look at
 BEAM = 600  # partial arrangements kept per step of the beam search
 CONFIDENCE_SCALE = 0.5  # cost rise (in typical-seam units) at which a cell's confidence is 0.5
 FORBIDDEN = 1e9  # cost of using a tile twice
@@ -81,25 +83,28 @@ def tile_arrays(cells: list[np.ndarray], trim: float = TRIM_SHARE, side: int | N
     return out
 
 
-def _side_costs(a_edge: np.ndarray, b_edge: np.ndarray) -> np.ndarray:
-    """``(n, n)`` dissimilarities of ``a_edge[i]`` (the last three columns of tile i, ``(n, rows, 3, 3)``,
-    outermost last) against ``b_edge[j]`` (the first three columns of tile j, outermost first)."""
+def _side_costs(a_side: np.ndarray, b_side: np.ndarray) -> np.ndarray:
+    """``(n, n)`` dissimilarities of tile ``i``'s right side against tile ``j``'s left side: ``a_side[i]`` the
+    last :data:`EDGE_DEPTH` columns of tile i (``(n, rows, EDGE_DEPTH, 3)``, outermost last), ``b_side[j]``
+    the first ones of tile j (outermost first). Each side is read at its edge and again
+    :data:`DEEPER` pixels further in, and the best of the four pairings counts: a cell cut a pixel or two
+    too wide (a gap's or frame's stripe along one side) still meets its neighbour cleanly."""
     import numpy as np
 
-    last, inner_a = a_edge[:, :, 2], a_edge[:, :, 0]
-    first, inner_b = b_edge[:, :, 0], b_edge[:, :, 2]
-    grad_a = (last - inner_a) / 2  # per pixel step towards the seam
-    grad_b = (first - inner_b) / 2
-    # the seam lies about 2 trimmed pixels beyond each edge (in SIDE units about one pixel)
-    pred_a = last + grad_a
-    pred_b = first + grad_b
-    n = a_edge.shape[0]
-    out = np.empty((n, n), dtype=np.float64)
-    for i in range(n):
-        diff = np.abs(pred_a[i][None] - pred_b)  # (n, rows, 3)
-        step = np.abs(last[i][None] - first)
-        d = np.sqrt(diff.sum(axis=2)).mean(axis=1) + np.sqrt(step.sum(axis=2)).mean(axis=1)
-        out[i] = d / 2
+    n = a_side.shape[0]
+    out = np.full((n, n), np.inf)
+    for da in (0, DEEPER):
+        last, inner_a = a_side[:, :, -1 - da], a_side[:, :, -3 - da]
+        pred_a = last + (last - inner_a) / 2 * (1 + da)  # the gradient continued to the seam
+        for db in (0, DEEPER):
+            first, inner_b = b_side[:, :, db], b_side[:, :, 2 + db]
+            pred_b = first + (first - inner_b) / 2 * (1 + db)
+            cost = np.empty((n, n))
+            for i in range(n):
+                diff = np.abs(pred_a[i][None] - pred_b)  # (n, rows, 3)
+                step = np.abs(last[i][None] - first)
+                cost[i] = (np.sqrt(diff.sum(axis=2)).mean(axis=1) + np.sqrt(step.sum(axis=2)).mean(axis=1)) / 2
+            out = np.minimum(out, cost)
     np.fill_diagonal(out, FORBIDDEN)
     return out
 
@@ -107,12 +112,22 @@ def _side_costs(a_edge: np.ndarray, b_edge: np.ndarray) -> np.ndarray:
 def seam_costs(tiles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(lr, tb)``: ``lr[i, j]`` the cost of tile ``i`` just left of tile ``j``, ``tb[i, j]`` of ``i`` just
     above ``j`` (``(n, n)`` float64; the diagonal is :data:`FORBIDDEN`)."""
-    right = tiles[:, :, -3:, :]  # (n, rows, 3 columns, 3 channels), outermost column last
-    left = tiles[:, :, :3, :]
-    lr = _side_costs(right, left)
+    lr = _side_costs(tiles[:, :, -EDGE_DEPTH:, :], tiles[:, :, :EDGE_DEPTH, :])
     t = tiles.transpose(0, 2, 1, 3)  # rows become columns
-    tb = _side_costs(t[:, :, -3:, :], t[:, :, :3, :])
+    tb = _side_costs(t[:, :, -EDGE_DEPTH:, :], t[:, :, :EDGE_DEPTH, :])
     return lr, tb
+
+
+def _normalised(cost: np.ndarray) -> np.ndarray:
+    """``cost`` relative to each tile's second-best match on that side (Paikin & Tal 2015): a seam only
+    a little better than a tile's other options counts as weak evidence, one far better as strong."""
+    import numpy as np
+
+    second_row = np.partition(cost, 1, axis=1)[:, 1:2]
+    second_col = np.partition(cost, 1, axis=0)[1:2, :]
+    out = cost / (second_row + 1e-6) + cost / (second_col + 1e-6)
+    np.fill_diagonal(out, FORBIDDEN)
+    return out  # type: ignore[no-any-return]
 
 
 def _relations(width: int, height: int, order: list[int]) -> list[list[tuple[int, int, int]]]:
@@ -250,9 +265,10 @@ def assemble(
     off = np.concatenate([lr[~np.eye(n, dtype=bool)], tb[~np.eye(n, dtype=bool)]])
     scale = float(np.median(off)) or 1.0
 
+    lr_guide, tb_guide = _normalised(lr), _normalised(tb)
     candidates: list[tuple[float, list[int]]] = []
     for order in _orders(width, height, missing):
-        states, _ = _beam(lr, tb, width, height, order, beam)
+        states, _ = _beam(lr_guide, tb_guide, width, height, order, beam)
         for state in states[:3]:
             arrangement = [-1] * n_cells
             for cell, piece in zip(order, state, strict=True):

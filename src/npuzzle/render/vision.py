@@ -402,7 +402,7 @@ class PictureReassemblyError(ReadingError):
 
 
 HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next flattest is surely the hole
-MIN_MARGIN = 0.15  # the best reassembly must beat every other one by this many typical seams
+MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
 
 
