@@ -200,3 +200,43 @@ def test_spiral_and_blank_first_goals_on_4x4_quick() -> None:
         start = generate(target, "walk", moves=30, seed=7)[0]
         exact = solve(start, target, algorithm="idastar")
         check(solve(start, target, limits=Limits(max_seconds=1e-6)), exact.length)
+
+
+def test_sigint_while_improving_a_big_board_stops_with_the_best_so_far() -> None:
+    """A real Ctrl-C (SIGINT to a child process) after the first answer, while the reduction search runs its
+    compiled kernels: the ladder stops within about half a second with a replayed answer and says so."""
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, time\n"
+        "from npuzzle.goals import classic\n"
+        "from npuzzle.generate import shuffle\n"
+        "from npuzzle.search.anytime import solve_anytime\n"
+        "target = classic(40, 40)\n"
+        "board = shuffle(target, seed=4)\n"
+        "def told(update):\n"
+        "    if update.step == 'reduction search':\n"
+        "        print('improving', flush=True)\n"
+        "s = solve_anytime(board, target, seconds=120, on_update=told, interruptible=True)\n"
+        "print(time.monotonic(), s.length, s.lower_bound, s.replay() == target, s.notes, flush=True)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "improving"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0, err
+    stopped, length, bound, replayed, notes = out.split(" ", 4)
+    assert float(stopped) - sent < 3.0  # about 0.5 s; generous for a loaded CI machine
+    assert replayed == "True" and 0 < int(bound) <= int(length)
+    assert "interrupted" in notes

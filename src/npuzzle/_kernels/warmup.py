@@ -67,14 +67,16 @@ def warmup() -> dict[str, float]:
     warmup_generate()
     timings["generate"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    _warm_anytime()
+    warm_anytime()
     timings["anytime ladder"] = time.perf_counter() - t0
     return timings
 
 
-def _warm_anytime() -> None:
+def warm_anytime() -> None:
     """The kernels the anytime ladder reaches on boards over 16 cells (the quick reducer, the bounded and
-    reduction solvers): a 5×5 and a 10×10 scrambled by a short walk, briefly."""
+    reduction solvers, the smoothing IDA*, the compiled replay of long answers): a 5×5 and a 10×10 scrambled
+    by a short walk, briefly. The web server runs this at start-up so that hints on bigger boards keep their
+    budget (a few seconds when the kernels are cached, a minute or so compiling on a fresh machine)."""
     anytime = importlib.import_module("npuzzle.search.anytime")
     goals = importlib.import_module("npuzzle.goals")
     generate = importlib.import_module("npuzzle.generate")
@@ -82,6 +84,11 @@ def _warm_anytime() -> None:
         target = goals.classic(side, side)
         start = generate.generate(target, "walk", moves=60, seed=1)[0]
         anytime.solve_anytime(start, target, seconds=0.3)
+    from .replay import replay_single
+
+    replay_single(
+        np.array([1, 0], dtype=np.int64), 2, 0, np.array([1], dtype=np.int64), np.zeros(1, dtype=np.uint8)
+    )
 
 
-__all__ = ["warmup"]
+__all__ = ["warm_anytime", "warmup"]

@@ -134,6 +134,8 @@ class _Ladder:
         self.best_factor: float | None = None  # proven length <= factor * optimal of the best's own method
         self.proven = False
         self.notes: list[str] = []
+        self.quick_cells: Any = None  # the quick reduction's canonical moves (an int32 array), when it ran
+        self.quick_seconds: float | None = None
         self.startup = 0.0
         self.expanded = 0
         self.generated = 0
@@ -321,19 +323,21 @@ class _Ladder:
                 return
         self.warm_idastar("linear-conflict", "single", 3)  # the quick solvers finish a last 3×3 block with it
         self.begin("first answer")
-        quick_solution = None
         # up to 8×8 the constructive answer takes milliseconds and no kernel but IDA*'s
         if self.n > WEIGHTED_CELLS:
             try:
-                from .reduction import quick_solution
+                from .reduction import quick_cells, solution_from_cells
             except ImportError:
-                quick_solution = None
-        if quick_solution is None:
-            from .constructive import solve_constructive
+                pass
+            else:
+                started = time.monotonic()
+                self.quick_cells = quick_cells(self.values, self.width, self.height, self.blank_home)
+                self.quick_seconds = time.monotonic() - started
+                self.offer(solution_from_cells(self.board, self.goal, self.quick_cells, self.metric))
+                return
+        from .constructive import solve_constructive
 
-            self.offer(solve_constructive(self.board, self.goal, self.metric))
-        else:
-            self.offer(quick_solution(self.board, self.goal, metric=self.metric))
+        self.offer(solve_constructive(self.board, self.goal, self.metric))
 
     def pdb_tables(self, build: bool) -> Any:
         """The 4×4-style partition's tables when present (or built, when ``build``); their bound and
@@ -479,7 +483,17 @@ class _Ladder:
             except ImportError:
                 return
             self.begin("reduction search")
-            self.offer(solve_reduction(self.board, self.goal, deadline=self.deadline, metric=self.metric))
+            self.offer(
+                solve_reduction(
+                    self.board,
+                    self.goal,
+                    deadline=self.deadline,
+                    metric=self.metric,
+                    quick=self.quick_cells,
+                    quick_seconds=self.quick_seconds,
+                    on_better=self.offer,
+                )
+            )
             return
         if not used_bounded and self.n <= WEIGHTED_CELLS:
             self.weighted()
@@ -508,11 +522,29 @@ class _Ladder:
                         self.improve()
                 else:
                     self.bigger()
-        except KeyboardInterrupt:
-            if not interruptible or self.best is None:
+        except (KeyboardInterrupt, SystemError) as exc:
+            # A Ctrl-C while a compiled kernel runs surfaces as a SystemError ("returned a result with an
+            # exception set") whose context is the KeyboardInterrupt.
+            if isinstance(exc, SystemError) and not _is_interrupt(exc):
                 raise
+            if not interruptible or self.best is None:
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                raise KeyboardInterrupt from exc
             self.notes.append("interrupted: the best answer found so far")
         return self.result()
+
+
+def _is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused by a KeyboardInterrupt (directly or as its cause or context)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
 
 
 def solve_anytime(

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,7 +50,13 @@ WORK_PER_MANHATTAN = 2.7
 # (``far_walk`` of npuzzle._kernels.reduce.fill_line: about 40% less time on a 100×100 for about 3% longer
 # answers); the improving search keeps the full weighted walks.
 QUICK_FAR_WALK = 4
+QUICK_FULL_WALK_CELLS = 2_500  # up to 50×50 the quick answer keeps the full walks (a quarter second or less)
 LINES_SHARE = 0.5  # of solve_reduction's time for choosing line variants; the rest smooths the answer
+SMOOTH_WINDOWS = (32, 48, 64)  # moves per stretch that smooth_local re-solves, in turn (each until it stalls)
+SMOOTH_MARGIN = 1  # cells round the box a stretch's blank walks in that its replacement may use
+# a stretch whose box has more cells per move (a long walk of the blank: rarely shortened) stays
+SMOOTH_BOX_PER_MOVE = 2
+SMOOTH_NODES = 200_000  # IDA* node cap per stretch (a stretch needing more stays as it is)
 
 
 def manhattan(values: Sequence[int] | np.ndarray, width: int, blank_home: int) -> int:
@@ -278,7 +284,7 @@ def best_line_cells(
     """Reduce line by line, trying for each line every side that may be peeled, both ends to start from and
     every weight in ``lams``, keeping the variant with the fewest moves now plus ``WORK_PER_MANHATTAN`` per
     unit of Manhattan distance left. Past ``deadline`` (a :func:`time.monotonic` value) only the first
-    variant is tried for each remaining line."""
+    variant is tried for each remaining line, with the quick answer's faster walks."""
     _check(width, height)
     pos = _Position.start(values, width, height, blank_home)
     region = _Region(0, height, 0, width)
@@ -290,12 +296,13 @@ def best_line_cells(
             for reverse in (False, True)
             for row, low in _peel_choices(region, width, blank_home)
         ]
+        late = deadline is not None and time.monotonic() > deadline
         for row, low, reverse, lam in variants:
-            if best is not None and deadline is not None and time.monotonic() > deadline:
+            if best is not None and late:
                 break
             line, inward, rest = _line_of(region, width, row, low, reverse)
             trial = pos.copy()
-            trial.fill(line, inward, lam)
+            trial.fill(line, inward, lam, QUICK_FAR_WALK if late else 0)
             score = trial.n_out + WORK_PER_MANHATTAN * manhattan(trial.values, width, blank_home)
             if best is None or score < best[0]:
                 best = (score, trial, rest)
@@ -310,6 +317,110 @@ def cancel_inverses(start_blank: int, cells: np.ndarray, n_cells: int) -> tuple[
     from .._kernels.reduce import cancel_inverses as kernel
 
     return kernel(start_blank, np.asarray(cells, dtype=np.int32), n_cells)  # type: ignore[no-any-return]
+
+
+def smooth_local(
+    values: Sequence[int],
+    width: int,
+    height: int,
+    blank_home: int,
+    cells: Sequence[int],
+    deadline: float,
+    *,
+    windows: Sequence[int] = SMOOTH_WINDOWS,
+    margin: int = SMOOTH_MARGIN,
+    max_nodes: int = SMOOTH_NODES,
+) -> list[int]:
+    """``cells`` (a canonical solution: the cells the blank moves to) shortened stretch by stretch: each
+    stretch of ``window`` moves is replaced by an optimal path between its two ends *inside the box* its
+    blank walks in (plus ``margin`` cells, within the board), when that is shorter. The box is a small board
+    of its own (tiles outside it do not move), so each IDA* (Manhattan distance, at most ``max_nodes`` nodes,
+    else the stretch stays; boxes over ``SMOOTH_BOX_PER_MOVE`` cells per move of the window are skipped:
+    long walks of the blank) costs the same on a 100×100 as on a 10×10; the sweep streams over the path
+    (memory: the path and one board). Sweeps alternate the cut points by half a window until two in a row
+    gain nothing, then the next of ``windows`` is tried, until ``deadline`` (a :func:`time.monotonic`
+    value) passes, checked before every stretch."""
+    from .limits import Limits
+    from .solver import Plan, run_canonical
+
+    plan = Plan("idastar", "manhattan", None)  # linear conflict builds a table per box shape (0.1-0.2 s)
+    limits = Limits(max_nodes=max_nodes)
+    path = [int(c) for c in cells]
+    start_blank = list(values).index(blank_home)
+    for window in windows:
+        max_box = SMOOTH_BOX_PER_MOVE * window
+        sweep, idle = 0, 0
+        while idle < 2 and len(path) > 2 and time.monotonic() < deadline:
+            offset = (window // 2) * (sweep % 2)
+            sweep += 1
+            state = list(values)
+            blank = start_blank
+            out: list[int] = []
+            gained = False
+            i = 0
+            while i < len(path):
+                stretch = path[i : i + (window if i or not offset else offset)]
+                i += len(stretch)
+                if time.monotonic() >= deadline:  # keep the rest as it is, without replaying it
+                    out.extend(stretch)
+                    out.extend(path[i:])
+                    break
+                if len(stretch) > 2:
+                    shorter = _shorter_in_box(
+                        state, width, height, blank, stretch, margin, max_box, plan, limits, run_canonical
+                    )
+                    if shorter is not None:
+                        stretch = shorter
+                        gained = True
+                for cell in stretch:
+                    state[blank], state[cell] = state[cell], blank_home
+                    blank = cell
+                out.extend(stretch)
+            path = cancel_inverses(start_blank, np.asarray(out, dtype=np.int32), len(out))[0].tolist()
+            idle = 0 if gained else idle + 1
+    return path
+
+
+def _shorter_in_box(
+    state: list[int],
+    width: int,
+    height: int,
+    blank: int,
+    stretch: list[int],
+    margin: int,
+    max_box: int,
+    plan: object,
+    limits: object,
+    run_canonical: Callable[..., tuple[list[int], object]],
+) -> list[int] | None:
+    """An optimal replacement for ``stretch`` (blank at ``blank`` in ``state``) inside its box, or ``None``
+    when it is not shorter (or the search hit its node cap)."""
+    from ..errors import SearchLimitExceeded
+
+    rows = [blank // width] + [c // width for c in stretch]
+    cols = [blank % width] + [c % width for c in stretch]
+    top, bottom = max(min(rows) - margin, 0), min(max(rows) + margin, height - 1)
+    left, right = max(min(cols) - margin, 0), min(max(cols) + margin, width - 1)
+    box_width, box_height = right - left + 1, bottom - top + 1
+    if box_width < 2 or box_height < 2 or box_width * box_height > max_box:
+        return None
+    box = [r * width + c for r in range(top, bottom + 1) for c in range(left, right + 1)]
+    local_of = {cell: k for k, cell in enumerate(box)}
+    moved = {cell: cell for cell in box}  # cell -> where the tile there is at the stretch's end
+    end_blank = blank
+    for cell in stretch:
+        moved[end_blank], moved[cell] = moved[cell], moved[end_blank]
+        end_blank = cell
+    # moved[c] is the cell whose tile ends in c; invert: the tile in cell c ends in where[c]
+    where = {origin: cell for cell, origin in moved.items()}
+    local = [local_of[where[cell]] for cell in box]
+    try:
+        steps, _ = run_canonical(local, box_width, box_height, local_of[end_blank], plan, "single", limits)
+    except SearchLimitExceeded:
+        return None
+    if len(steps) >= len(stretch):
+        return None
+    return [box[int(k)] for k in steps]
 
 
 def _solution(
@@ -364,6 +475,22 @@ def _prepare(board: Board, goal_board: Board, metric: str) -> list[int]:
     return to_canonical(board, goal_board)
 
 
+def quick_cells(values: Sequence[int], width: int, height: int, blank_home: int) -> np.ndarray:
+    """The quick answer's moves (canonical: the cells the blank moves to, before cancelling): the reduction
+    with weighted walks, guided by the straight-line distance on boards over ``QUICK_FULL_WALK_CELLS``."""
+    far_walk = QUICK_FAR_WALK if width * height > QUICK_FULL_WALK_CELLS else 0
+    return reduce_cells(values, width, height, blank_home, lam=QUICK_LAM, far_walk=far_walk)
+
+
+def solution_from_cells(
+    board: Board, goal_board: Board, cells: np.ndarray, metric: str = "single"
+) -> Solution:
+    """The :class:`Solution` of canonical ``cells`` (as :func:`quick_cells` gives them) from ``board``."""
+    t0 = time.perf_counter()
+    values = to_canonical(board, goal_board)
+    return _solution(board, goal_board, values, cells, metric, "reduction", t0, 1)
+
+
 def quick_solution(board: Board, goal_board: Board, *, metric: str = "single") -> Solution:
     """Any solvable board (2×2 up to 256×256), in about a second or less on a 100×100 once the kernels are
     compiled; ``optimal`` only when the length meets ``lower_bound``, the Manhattan distance.
@@ -371,36 +498,50 @@ def quick_solution(board: Board, goal_board: Board, *, metric: str = "single") -
     single-tile Manhattan distance only in the single metric; in the multi metric it is not filled)."""
     t0 = time.perf_counter()
     values = _prepare(board, goal_board, metric)
-    cells = reduce_cells(
-        values, board.width, board.height, goal_board.blank_cell, lam=QUICK_LAM, far_walk=QUICK_FAR_WALK
-    )
+    cells = quick_cells(values, board.width, board.height, goal_board.blank_cell)
     return _solution(board, goal_board, values, cells, metric, "reduction", t0, 1)
 
 
-def solve_reduction(board: Board, goal_board: Board, *, deadline: float, metric: str = "single") -> Solution:
+def solve_reduction(
+    board: Board,
+    goal_board: Board,
+    *,
+    deadline: float,
+    metric: str = "single",
+    quick: np.ndarray | None = None,
+    quick_seconds: float | None = None,
+    on_better: Callable[[Solution], object] | None = None,
+) -> Solution:
     """A shorter answer for a big board, returned by about ``deadline`` (a :func:`time.monotonic` value):
-    the better of the quick answer and :func:`best_line_cells` (given ``LINES_SHARE`` of the time; once
-    that is spent the remaining lines take the first variant), then shortened by
-    :func:`npuzzle.search.bounded.smooth` until the deadline. Never longer than :func:`quick_solution`'s."""
-    from .bounded import smooth
-
+    the better of the quick answer (``quick``: its cells when the caller has them, from
+    :func:`quick_cells`, and the seconds it took) and :func:`best_line_cells` (given ``LINES_SHARE`` of the
+    time, less what finishing the remaining lines may take, about one quick answer; once that is spent the
+    remaining lines take the first variant), then shortened by :func:`smooth_local` until the deadline. Never longer than :func:`quick_solution`'s. ``on_better`` hears the answer before smoothing
+    (so a caller interrupted while it smooths keeps it)."""
     t0 = time.perf_counter()
     values = _prepare(board, goal_board, metric)
     width, height, blank_home = board.width, board.height, goal_board.blank_cell
-    started = time.monotonic()
-    quick = reduce_cells(values, width, height, blank_home, lam=QUICK_LAM)
-    quick_seconds = time.monotonic() - started
-    remaining = deadline - time.monotonic()
+    if quick is None or quick_seconds is None:
+        started = time.monotonic()
+        quick = quick_cells(values, width, height, blank_home)
+        quick_seconds = time.monotonic() - started
     best = quick
-    if remaining > 3 * quick_seconds:  # the line search may overrun its share by about one quick answer
-        lines_deadline = time.monotonic() + min(LINES_SHARE * remaining, remaining - 2 * quick_seconds)
-        best = best_line_cells(values, width, height, blank_home, deadline=lines_deadline)
+    remaining = deadline - time.monotonic()
+    share = min(LINES_SHARE * remaining, remaining - 1.5 * quick_seconds)
+    if share > 0:
+        best = best_line_cells(values, width, height, blank_home, deadline=time.monotonic() + share)
     start_blank = values.index(blank_home)
     quick, n_quick = cancel_inverses(start_blank, quick, len(quick))
     best, n_best = cancel_inverses(start_blank, best, len(best))
-    cells = (quick[:n_quick] if n_quick < n_best else best[:n_best]).tolist()
+    cells = (quick[:n_quick] if n_quick <= n_best else best[:n_best]).tolist()
+    if on_better is not None and n_best < n_quick:
+        on_better(
+            _solution(
+                board, goal_board, values, np.asarray(cells, dtype=np.int32), metric, "reduction", t0, 1
+            )
+        )
     if time.monotonic() < deadline:
-        cells = smooth(values, width, height, blank_home, cells, deadline)
+        cells = smooth_local(values, width, height, blank_home, cells, deadline)
     return _solution(
         board,
         goal_board,
@@ -413,4 +554,13 @@ def solve_reduction(board: Board, goal_board: Board, *, deadline: float, metric:
     )
 
 
-__all__ = ["best_line_cells", "manhattan", "quick_solution", "reduce_cells", "solve_reduction"]
+__all__ = [
+    "best_line_cells",
+    "manhattan",
+    "quick_cells",
+    "quick_solution",
+    "reduce_cells",
+    "smooth_local",
+    "solution_from_cells",
+    "solve_reduction",
+]

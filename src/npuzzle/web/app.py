@@ -1018,9 +1018,11 @@ def _warm_up(state: WarmUpState | None = None) -> None:
     )
     stage("loading the 4x4 search kernel", _warm_tables_4x4)
     state.hints_ready = True
+    helper = _start_helper(FIRST_TABLES, state)
+    stage("loading the bigger boards' solvers", _warm_bigger_boards)  # while the helper builds the tables
     stage(
         f"building the 4x4 {FIRST_TABLES} pattern tables (first run only; hints are optimal meanwhile)",
-        lambda: _finish_helper(_start_helper(FIRST_TABLES, state), FIRST_TABLES),
+        lambda: _finish_helper(helper, FIRST_TABLES),
     )
     stage("compiling the other kernels", _warm_kernels)
     state.stage = "done"
@@ -1071,6 +1073,12 @@ def _warm_tables_4x4(tables: str | None = None) -> None:
             load_partition(partition, build=True)
     near_4x4 = Board([*range(1, 14), 14, 0, 15], 4, 4)  # takes the pattern-database path when tables exist
     solve_within(near_4x4, goal_4x4, 300.0)
+
+
+def _warm_bigger_boards() -> None:
+    from .._kernels.warmup import warm_anytime
+
+    warm_anytime()  # hints on 5×5 to 16×16 keep their budget from here on
 
 
 def _warm_kernels() -> None:
