@@ -71,6 +71,14 @@ BlankCellOption = Annotated[
     int | None,
     typer.Option("--blank-cell", help="Cell of the hole (0-based, row-major), if the reading gets it wrong."),
 ]
+HoleHomeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--hole-home",
+        help="Picture tiles without --reference: the hole's cell in the solved picture (0-based), top-left "
+        "or bottom-right (default).",
+    ),
+]
 TileSizeOption = Annotated[
     int | None, typer.Option("--tile-size", help="Tile side in pixels (default: fit).")
 ]
@@ -166,6 +174,7 @@ def _read(
     blank_cell: int | None,
     crop: str | None = None,
     debug: Path | None = None,
+    hole_home: str | None = None,
 ) -> ScreenshotReading:
     from ..notation import parse_size
     from ..render.vision import read_screenshot
@@ -174,7 +183,7 @@ def _read(
     try:
         reading = read_screenshot(
             screenshot, width, height, reference, strict=not allow_ambiguous, blank_cell=blank_cell,
-            crop=_parse_crop(crop),
+            crop=_parse_crop(crop), hole_home=hole_home,
         )  # fmt: skip
     except HANDLED as exc:
         guess = getattr(exc, "reading", None)
@@ -226,13 +235,15 @@ def read(
     allow_ambiguous: AllowAmbiguousOption = False,
     blank_cell: BlankCellOption = None,
     debug: DebugOption = None,
+    hole_home: HoleHomeOption = None,
 ) -> None:
     """Read the board from a SCREENSHOT of a sliding puzzle (the whole window is fine: the grid is found).
-    Numbered tiles are read by OCR; picture tiles need --reference. Tiles are named by their home cell (1..N,
+    Numbered tiles are read by OCR; picture tiles are matched to --reference, or without one put back
+    together from their seams (the hole's home: --hole-home). Tiles are named by their home cell (1..N,
     row-major), 0 is the empty cell; the goal has the hole where the missing tile belongs. Refuses (exit 2,
     naming the likely cause) rather than return a board it is not sure of."""
     try:
-        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug)
+        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug, hole_home)
     except HANDLED as exc:
         fail(exc, json_output, _ambiguity_extra(exc))
     if json_output:
@@ -272,13 +283,14 @@ def solve_screenshot(
         typer.Option("--max-seconds", help="Time budget of the search; the best solution found by then."),
     ] = 30.0,
     debug: DebugOption = None,
+    hole_home: HoleHomeOption = None,
 ) -> None:
-    """Read a SCREENSHOT of a sliding puzzle (numbered, or picture tiles with --reference), print the board
+    """Read a SCREENSHOT of a sliding puzzle (numbered, or picture tiles), print the board
     read, solve it, and draw the solution (the next tile to move outlined in every step)."""
     from ..render.animate import export_solution
 
     try:
-        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug)
+        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug, hole_home)
         if not json_output:  # the board read, before the search starts
             typer.echo("\n".join(_describe(reading)))
             typer.echo("solving…", err=True)
@@ -286,7 +298,7 @@ def solve_screenshot(
         result = export_solution(
             solution,
             directory=render_dir,
-            picture=reference if reading.kind == "picture" else None,
+            picture=(reference or reading.picture) if reading.kind == "picture" else None,
             gif=gif,
             mp4=mp4,
             sheet=sheet,

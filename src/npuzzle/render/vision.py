@@ -82,6 +82,9 @@ class ScreenshotReading:
     ambiguous: tuple[tuple[int, ...], ...] = ()
     kind: str = "picture"  # "picture" (matched against a reference) or "numbers" (read by OCR)
     grid: Grid | None = field(default=None, compare=False)  # where the cells were cut, if located
+    # picture tiles read without a reference: the picture put back together from the screenshot's tiles
+    # (the missing tile's place filled with the mean colour), for drawing the solution
+    picture: PILImage.Image | None = field(default=None, compare=False, repr=False)
 
     @property
     def blank_cell(self) -> int:
@@ -438,7 +441,8 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     board = Board(tiles_read, width, height, blank=0)
     goal = blank_at(width, height, missing)
     groups = (best.uncertain,) if best.uncertain else ()
-    reading = ScreenshotReading(board, goal, best.confidence, missing, (), "picture", grid)
+    picture = _reassembled(cells, best.homes, width, height)
+    reading = ScreenshotReading(board, goal, best.confidence, missing, (), "picture", grid, picture)
     causes = []
     if best.seam_ratio > MAX_SEAM_RATIO:
         causes.append(f"its seams are hardly better than chance (ratio {best.seam_ratio:.2f})")
@@ -456,6 +460,25 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     if causes:
         reading = replace(reading, ambiguous=groups or (tuple(range(n)),))
     return reading
+
+
+def _reassembled(cells: list[np.ndarray], homes: tuple[int, ...], width: int, height: int) -> PILImage.Image:
+    """The picture the tiles make at their homes (cells resized to a common size; the hole's home, whose
+    tile nobody has seen, in the mean colour of the others)."""
+    import numpy as np
+    from PIL import Image
+
+    tile_w = int(np.median([c.shape[1] for c in cells]))
+    tile_h = int(np.median([c.shape[0] for c in cells]))
+    shown = [cells[cell] for cell, home in enumerate(homes) if home >= 0]
+    mean = tuple(int(v) for v in np.mean([c.reshape(-1, 3).mean(0) for c in shown], axis=0))
+    out = Image.new("RGB", (width * tile_w, height * tile_h), mean)  # type: ignore[arg-type]
+    for cell, home in enumerate(homes):
+        if home >= 0:
+            row, col = divmod(home, width)
+            tile = Image.fromarray(np.ascontiguousarray(cells[cell])).resize((tile_w, tile_h))
+            out.paste(tile, (col * tile_w, row * tile_h))
+    return out
 
 
 def _read_with_reference(
