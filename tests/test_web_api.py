@@ -676,3 +676,16 @@ def test_status_says_when_the_start_up_work_is_done(monkeypatch: pytest.MonkeyPa
         c.app.state.warmup.result(timeout=5)  # type: ignore[attr-defined]
         body = c.get("/api/status").json()
         assert body["warm"] is True and body["hints_ready"] is True and body["stage"] == "done"
+
+
+def test_a_stopping_server_starts_no_warm_up_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After shutdown began: no stage runs, no helper process starts, a killed helper's work is not redone."""
+    done: list[str] = []
+    monkeypatch.setattr(web, "solve_within", lambda *a, **k: done.append("solve"))
+    monkeypatch.setattr(web, "_warm_tables_4x4", lambda *a, **k: done.append("tables"))
+    state = web.WarmUpState()
+    state.stop_helpers()
+    assert web._start_helper("5-5-5", state) is None and state.helpers == []
+    web._finish_helper(None, "5-5-5", state)
+    web._warm_up(state)
+    assert done == [] and state.stage != "compiling the 3x3 solver"

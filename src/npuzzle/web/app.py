@@ -48,6 +48,7 @@ import contextlib
 import logging
 import os
 import secrets
+import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -973,11 +974,13 @@ class WarmUpState:
     stage: str = "starting"
     hints_ready: bool = False
     seconds: dict[str, float] = field(default_factory=dict)  # stage -> seconds it took
-    helpers: list[Any] = field(
-        default_factory=list
-    )  # helper processes started (killed when the server stops)
+    helpers: list[Any] = field(default_factory=list)  # helper processes (killed when the server stops)
+    stopping: bool = False  # the server is stopping: no further stage starts, nothing is done in-process
+    lock: threading.Lock = field(default_factory=threading.Lock)  # helpers start or stop, not both at once
 
     def stop_helpers(self) -> None:
+        with self.lock:
+            self.stopping = True
         for process in self.helpers:
             if process.poll() is None:
                 process.kill()
@@ -1004,6 +1007,8 @@ def _warm_up(state: WarmUpState | None = None) -> None:
     near_3x3 = Board([1, 2, 3, 4, 5, 6, 7, 0, 8], 3, 3)
 
     def stage(name: str, step: Callable[[], object]) -> None:
+        if state.stopping:  # the server stops: exit promptly (a stage under way finishes first)
+            return
         state.stage = name
         t = time.monotonic()
         with contextlib.suppress(Exception):
@@ -1014,7 +1019,7 @@ def _warm_up(state: WarmUpState | None = None) -> None:
     stage("compiling the 3x3 solver", lambda: solve_within(near_3x3, classic(3, 3), 300.0))
     stage(
         f"building the 4x4 {QUICK_TABLES} pattern tables and compiling their search (first run only)",
-        lambda: _finish_helper(helper, QUICK_TABLES),
+        lambda: _finish_helper(helper, QUICK_TABLES, state),
     )
     stage("loading the 4x4 search kernel", _warm_tables_4x4)
     state.hints_ready = True
@@ -1022,7 +1027,7 @@ def _warm_up(state: WarmUpState | None = None) -> None:
     stage("loading the bigger boards' solvers", _warm_bigger_boards)  # while the helper builds the tables
     stage(
         f"building the 4x4 {FIRST_TABLES} pattern tables (first run only; hints are optimal meanwhile)",
-        lambda: _finish_helper(helper, FIRST_TABLES),
+        lambda: _finish_helper(helper, FIRST_TABLES, state),
     )
     stage("compiling the other kernels", _warm_kernels)
     state.stage = "done"
@@ -1034,18 +1039,22 @@ def _start_helper(tables: str, state: WarmUpState) -> Any:
     import sys
 
     code = f"from npuzzle.web.app import _warm_tables_4x4; _warm_tables_4x4({tables!r})"
-    try:
-        process = subprocess.Popen(
-            [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-    except OSError:
-        return None
-    state.helpers.append(process)
+    with state.lock:  # never a helper started after the server began to stop (it would outlive it)
+        if state.stopping:
+            return None
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+        except OSError:
+            return None
+        state.helpers.append(process)
     return process
 
 
-def _finish_helper(process: Any, tables: str) -> None:
-    """Wait for a helper; if it failed (or none started), do its work in this process."""
+def _finish_helper(process: Any, tables: str, state: WarmUpState) -> None:
+    """Wait for a helper; if it failed (or none started), do its work in this process, unless the server is
+    stopping (then the helper was killed on purpose)."""
     import subprocess
 
     if process is not None:
@@ -1055,7 +1064,8 @@ def _finish_helper(process: Any, tables: str) -> None:
         except subprocess.TimeoutExpired:  # a helper that hangs is killed and its work done here
             process.kill()
             process.wait()
-    _warm_tables_4x4(tables)
+    if not state.stopping:
+        _warm_tables_4x4(tables)
 
 
 def _warm_tables_4x4(tables: str | None = None) -> None:
