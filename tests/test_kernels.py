@@ -33,6 +33,7 @@ KINDS = {
     "manhattan": kh.MANHATTAN,
     "linear-conflict": kh.LINEAR_CONFLICT,
     "crossings": kh.CROSSINGS,
+    "walking-distance": kh.WALKING,
 }
 
 
