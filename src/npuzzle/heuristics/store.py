@@ -470,6 +470,110 @@ def load_or_build(
     return tables
 
 
+#: Derived layouts of a table (the search's sparse copy of its small groups) are cached beside it up to
+#: this size: larger ones (7-8's 256 MiB) cost more to read and check than to lay out again in memory.
+LAYOUT_MAGIC = b"NPUZLAY\x00"
+LAYOUT_VERSION = 1
+LAYOUT_MAX_BYTES = 1 << 26  # 64 MiB: 6-6-3's sparse 6-tile group is 16**6 = 16,777,216 bytes
+LAYOUT_KINDS = ("sparse",)  # file name suffixes of layouts (search.pdb_backend.sparse_tables)
+_LAYOUT_VERIFIED: set[tuple[int, int, int, int]] = set()  # as _VERIFIED, for layout files
+
+
+def layout_path(partition: Partition, kind: str) -> Path:
+    """``<table file>.<kind>``: a layout derived from the table, e.g. ``pdb-v2-4x4-...-6-6-3-….npdb.sparse``
+    (not a table: :func:`iter_tables` skips it, :func:`remove` deletes it with its table)."""
+    if kind not in LAYOUT_KINDS:
+        raise ValueError(f"unknown table layout {kind!r} (known: {', '.join(LAYOUT_KINDS)})")
+    return table_path(partition).with_name(f"{table_name(partition)}.{kind}")
+
+
+def _table_file_of(tables: PartitionTables) -> Path | None:
+    """The cache file ``tables`` is mapped from, or ``None`` (built in memory, or mapped from elsewhere)."""
+    name = getattr(tables.values, "filename", None)
+    path = table_path(tables.partition)
+    if name is None or Path(name).resolve() != path.resolve():
+        return None
+    return path
+
+
+def _layout_header(kind: str, table_crc: int, meta: list[int], count: int, crc: int) -> bytes:
+    head = {
+        "magic": LAYOUT_MAGIC.rstrip(b"\x00").decode(),
+        "format": LAYOUT_VERSION,
+        "kind": kind,
+        "table_checksum": f"crc32:{table_crc:08x}",
+        "meta": meta,
+        "dtype": "uint8",
+        "count": count,
+        "checksum": f"crc32:{crc:08x}",
+    }
+    text = json.dumps(head, sort_keys=True).encode()
+    block = LAYOUT_MAGIC + struct.pack("<I", len(text)) + text
+    if len(block) > DATA_OFFSET:
+        raise ValueError(f"layout header too long ({len(block)} bytes)")
+    return block + b"\x00" * (DATA_OFFSET - len(block))
+
+
+def load_layout(tables: PartitionTables, kind: str, meta: list[int], count: int) -> np.ndarray | None:
+    """A layout of ``tables`` saved by :func:`save_layout`, memory-mapped copy-on-write (a writable array, the
+    same type as a fresh one, so kernels see one signature), or ``None`` when there is none that fits.
+
+    It fits when its header names this ``kind``, ``meta`` (the caller's description, e.g. group offsets),
+    ``count`` bytes and the crc32 of the very table file ``tables`` is mapped from, and its own crc32 holds
+    (checked once per process per file version). A layout that does not fit is simply made again by the
+    caller and replaces it: it is derived data, never trusted over its table.
+    """
+    table = _table_file_of(tables)
+    if table is None or count == 0 or count > LAYOUT_MAX_BYTES:
+        return None
+    path = layout_path(tables.partition, kind)
+    try:
+        table_crc = read_info(table).checksum
+        with path.open("rb") as f:
+            st = os.fstat(f.fileno())
+            head = f.read(DATA_OFFSET)
+            if len(head) < 12 or head[:8] != LAYOUT_MAGIC or st.st_size != DATA_OFFSET + count:
+                return None
+            (length,) = struct.unpack("<I", head[8:12])
+            info = json.loads(head[12 : 12 + length])
+            expected = (LAYOUT_VERSION, kind, f"crc32:{table_crc:08x}", meta, count)
+            if (info["format"], info["kind"], info["table_checksum"], info["meta"], info["count"]) != expected:
+                return None
+            crc = int(str(info["checksum"]).removeprefix("crc32:"), 16)
+            data = np.memmap(f, dtype=np.uint8, mode="c", offset=DATA_OFFSET, shape=(count,))
+    except (OSError, ValueError, KeyError, TypeError, TableCorruptError):
+        return None
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if key not in _LAYOUT_VERIFIED:
+        if checksum(data) != crc:
+            return None
+        _LAYOUT_VERIFIED.add(key)
+    return data.view(np.ndarray)
+
+
+def save_layout(tables: PartitionTables, kind: str, meta: list[int], data: np.ndarray) -> Path | None:
+    """Save a layout of ``tables`` beside its table file, atomically (temporary file, ``os.replace``), for
+    :func:`load_layout` in later processes. Best effort: returns ``None`` (nothing written) when the tables
+    have no file, the layout is larger than :data:`LAYOUT_MAX_BYTES` or the folder cannot be written."""
+    table = _table_file_of(tables)
+    flat = np.ascontiguousarray(data, dtype=np.uint8)
+    if table is None or flat.size == 0 or flat.size > LAYOUT_MAX_BYTES:
+        return None
+    path = layout_path(tables.partition, kind)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        table_crc = read_info(table).checksum
+        with tmp.open("wb") as f:
+            f.write(_layout_header(kind, table_crc, meta, flat.size, checksum(flat)))
+            f.write(memoryview(flat))
+        os.replace(tmp, path)
+    except (OSError, TableCorruptError):
+        return None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
 def iter_tables() -> Iterator[Path]:
     """Every table file in the cache folder, sorted by name."""
     folder = cache_dir()
@@ -487,8 +591,9 @@ def iter_moved_aside() -> Iterator[Path]:
 
 
 def remove(path: Path) -> None:
-    """Delete a table file with its stamp and lock files."""
-    for p in (path, _stamp_path(path), Path(str(path) + ".lock")):
+    """Delete a table file with its stamp, lock and layout files."""
+    layouts = [path.with_name(f"{path.name}.{kind}") for kind in LAYOUT_KINDS]
+    for p in (path, _stamp_path(path), Path(str(path) + ".lock"), *layouts):
         p.unlink(missing_ok=True)
 
 
@@ -503,12 +608,15 @@ __all__ = [
     "checksum",
     "iter_moved_aside",
     "iter_tables",
+    "layout_path",
     "load",
+    "load_layout",
     "load_or_build",
     "move_aside",
     "read_info",
     "rebuild_command",
     "remove",
+    "save_layout",
     "table_name",
     "table_path",
     "unwritable_reason",

@@ -195,7 +195,6 @@ def sparse_tables(tables: PartitionTables) -> tuple[np.ndarray, np.ndarray]:
     hit = _SPARSE.get(tables)
     if hit is not None:
         return hit
-    from .._kernels.pdb_idastar import fill_sparse
 
     p = tables.partition
     n = p.width * p.height
@@ -206,10 +205,16 @@ def sparse_tables(tables: PartitionTables) -> tuple[np.ndarray, np.ndarray]:
         if entries <= SPARSE_MAX_ENTRIES and total + entries <= SPARSE_MAX_BYTES:
             starts[g] = total
             total += entries
-    out = np.zeros(total, np.uint8)
-    for db, start, k in zip(tables.databases(), starts, p.sizes, strict=True):
-        if start >= 0:
-            fill_sparse(np.asarray(db.values).view(np.ndarray), n, k, out[start : start + n**k])
+    meta = [n, *map(int, starts)]
+    out = store.load_layout(tables, "sparse", meta, total)  # laid out by an earlier process: mapped
+    if out is None:
+        from .._kernels.pdb_idastar import fill_sparse
+
+        out = np.zeros(total, np.uint8)
+        for db, start, k in zip(tables.databases(), starts, p.sizes, strict=True):
+            if start >= 0:
+                fill_sparse(np.asarray(db.values).view(np.ndarray), n, k, out[start : start + n**k])
+        store.save_layout(tables, "sparse", meta, out)  # best effort, see heuristics.store
     _SPARSE[tables] = (out, starts)
     return out, starts
 
