@@ -131,7 +131,9 @@ def test_bigger_boards_answer_within_a_small_budget(width: int, height: int) -> 
         start = generate(goal_board, "shuffle", seed=width * height)[0]
         t = time.monotonic()
         s = solve(start, goal_board, limits=Limits(max_seconds=0.5))
-        assert time.monotonic() - t < 120  # the budget plus the quick answer (and, once, compiling its kernels)
+        assert (
+            time.monotonic() - t < 120
+        )  # the budget plus the quick answer (and, once, compiling its kernels)
         assert s.replay() == goal_board
         assert s.lower_bound is not None and 0 < s.lower_bound <= s.length
         assert not s.optimal or s.length == s.lower_bound

@@ -224,3 +224,32 @@ def test_astar_distance_matches_breadth_first_search() -> None:
         heap = np.empty(8, dtype=np.int64)
         d, _ = _astar_distance(source, target, avoid, fixed, nbr, width, scratch[0], scratch[1], stamps, heap)
         assert d == seen.get(target, -1)
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "blank_home"), [(3, 3, 8), (3, 3, 4), (2, 3, 0), (3, 2, 5), (2, 2, 3)]
+)
+def test_last_block_search_is_optimal(width: int, height: int, blank_home: int) -> None:
+    """block_idastar (the reduction's last-block finisher) against the BFS oracle: optimal, legal, and
+    ``local`` left as it was."""
+    import numpy as np
+
+    from npuzzle._kernels.reduce import BLOCK_DEPTH, block_idastar
+    from oracle import canonical_distances
+
+    distances = canonical_distances(width, height, blank_home, "single")
+    states = sorted(distances)
+    for state in random.Random(width * height + blank_home).sample(states, min(300, len(states))):
+        local = np.asarray(state, dtype=np.int64)
+        moves = np.zeros(BLOCK_DEPTH, dtype=np.int64)
+        length = block_idastar(local, width, height, blank_home, moves)
+        assert length == distances[state]
+        assert tuple(local.tolist()) == state
+        tiles, blank = list(state), state.index(blank_home)
+        for cell in moves[:length].tolist():
+            assert abs(cell - blank) in (1, width) and (
+                cell // width == blank // width or cell % width == blank % width
+            )
+            tiles[blank], tiles[cell] = tiles[cell], blank_home
+            blank = cell
+        assert tiles == list(range(width * height))

@@ -46,6 +46,8 @@ NO_ROUTE = -1
 # 100×100 board this is most of the time the reduction took. "Far": more than FAR_WALK cells.
 FAR_WALK = 4
 G_LIMIT = (1 << CELL_BITS) - 1  # A* keys: f << 32 | (G_LIMIT - g) << 16 | cell (deeper first on ties)
+BLOCK_CELLS = 9  # the last block a reduction leaves (at most 3×3) is solved optimally by block_idastar
+BLOCK_DEPTH = 64  # above the 3×3 diameter (31)
 INFINITE = 1 << 30  # above any walk cost; fits the int32 scratch
 
 
@@ -968,6 +970,116 @@ def fill_line(
 
 
 @njit
+def block_idastar(local: np.ndarray, width: int, height: int, blank_home: int, moves: np.ndarray) -> int:
+    """An optimal solution of a small board (the last block of a reduction, at most ``BLOCK_CELLS`` cells)
+    by IDA* with the Manhattan distance, on an explicit stack. ``local`` (``int64[width * height]``,
+    canonical: the home cell of the tile in each cell, ``blank_home`` for the blank; restored on return);
+    the cells the blank moves to go to ``moves`` (at least ``BLOCK_DEPTH`` long). Returns their count."""
+    n = width * height
+    blank = 0
+    h = 0
+    for cell in range(n):
+        if local[cell] == blank_home:
+            blank = cell
+        else:
+            h += _taxicab(local[cell], cell, width)
+    if h == 0:
+        return 0
+    blanks = np.empty(BLOCK_DEPTH + 1, dtype=np.int64)
+    dirs = np.zeros(BLOCK_DEPTH + 1, dtype=np.int64)
+    hs = np.empty(BLOCK_DEPTH + 1, dtype=np.int64)
+    blanks[0] = blank
+    hs[0] = h
+    bound = h
+    while bound <= BLOCK_DEPTH:
+        next_bound = INFINITE
+        depth = 0
+        dirs[0] = 0
+        while depth >= 0:
+            if dirs[depth] == 4:  # every direction tried: take back the move into this depth
+                if depth > 0:
+                    local[blanks[depth]] = local[blanks[depth - 1]]
+                    local[blanks[depth - 1]] = blank_home
+                depth -= 1
+                continue
+            d = dirs[depth]
+            dirs[depth] += 1
+            b = blanks[depth]
+            row, col = b // width, b % width
+            if d == 0:
+                if row == 0:
+                    continue
+                nb = b - width
+            elif d == 1:
+                if row == height - 1:
+                    continue
+                nb = b + width
+            elif d == 2:
+                if col == 0:
+                    continue
+                nb = b - 1
+            else:
+                if col == width - 1:
+                    continue
+                nb = b + 1
+            if depth > 0 and nb == blanks[depth - 1]:
+                continue
+            home = local[nb]
+            hh = hs[depth] + _taxicab(home, b, width) - _taxicab(home, nb, width)
+            if depth + 1 + hh > bound:
+                next_bound = min(next_bound, depth + 1 + hh)
+                continue
+            local[b] = home
+            local[nb] = blank_home
+            depth += 1
+            blanks[depth] = nb
+            dirs[depth] = 0
+            hs[depth] = hh
+            if hh == 0:
+                for i in range(depth):
+                    moves[i] = blanks[i + 1]
+                for i in range(depth, 0, -1):  # restore ``local``
+                    local[blanks[i]] = local[blanks[i - 1]]
+                    local[blanks[i - 1]] = blank_home
+                return depth
+        bound = next_bound
+    return -1
+
+
+@njit
+def finish_block(
+    values: np.ndarray,
+    where: np.ndarray,
+    cells: np.ndarray,
+    width: int,
+    height: int,
+    blank_home: int,
+    out: np.ndarray,
+    n_out: int,
+) -> tuple[np.ndarray, int]:
+    """Solve the last block optimally (:func:`block_idastar`): ``cells`` are its cells row by row
+    (``width`` × ``height`` of them, every tile there has its home there). Returns ``out`` and the new count
+    (-1 if the block could not be solved: a bug)."""
+    n = cells.shape[0]
+    local = np.empty(n, dtype=np.int64)
+    local_blank = -1
+    for i in range(n):
+        home = values[cells[i]]
+        for j in range(n):
+            if cells[j] == home:
+                local[i] = j
+        if cells[i] == blank_home:
+            local_blank = i
+    moves = np.empty(BLOCK_DEPTH, dtype=np.int64)
+    length = block_idastar(local, width, height, local_blank, moves)
+    if length < 0:
+        return out, -1
+    for i in range(length):
+        out, n_out = _step(values, where, blank_home, cells[moves[i]], out, n_out)
+    return out, n_out
+
+
+@njit
 def cancel_inverses(start_blank: int, cells: np.ndarray, n_cells: int) -> tuple[np.ndarray, int]:
     """``cells[:n_cells]`` without the moves undone at once by the next one (cascading), as
     :func:`npuzzle.search.constructive.cancel_inverses`; returns a new array and its count."""
@@ -1005,4 +1117,4 @@ def moved_labels(
     return labels
 
 
-__all__ = ["cancel_inverses", "fill_line", "moved_labels", "neighbour_table"]
+__all__ = ["block_idastar", "cancel_inverses", "fill_line", "finish_block", "moved_labels", "neighbour_table"]

@@ -12,8 +12,8 @@ The ladder, for a board of ``n`` cells:
    every bound is rounded up to that parity, and ``length == lower_bound`` proves optimality.
 2. A first answer: up to 9 cells exact IDA* (milliseconds); up to 64 cells the constructive solver
    (milliseconds, no kernel but IDA*'s, which exact search loads anyway); beyond, the quick solver
-   (:func:`npuzzle.search.reduction.quick_solution`, the constructive method when it is absent): no table
-   builds and no rarely-used kernel compiles before it.
+   (:func:`npuzzle.search.reduction.quick_solution`, the constructive method when it is absent; it loads
+   only its own kernels): no table builds and no rarely-used kernel compiles before it.
 3. Improvement, while time is left: exact search where it can finish (IDA* with linear conflict or the
    multi-tile tables; pattern databases on a 4×4 when their tables are on disk (then before the quick
    answer: they usually prove the optimum in well under a second), or built first when the budget allows
@@ -321,7 +321,8 @@ class _Ladder:
             self.exact_idastar(None)
             if self.best is not None:
                 return
-        self.warm_idastar("linear-conflict", "single", 3)  # the quick solvers finish a last 3×3 block with it
+        if self.n <= WEIGHTED_CELLS:  # the constructive solver finishes its last 3×3 block with IDA*
+            self.warm_idastar("linear-conflict", "single", 3)
         self.begin("first answer")
         # up to 8×8 the constructive answer takes milliseconds and no kernel but IDA*'s
         if self.n > WEIGHTED_CELLS:

@@ -37,7 +37,7 @@ from ..solution import SearchStats, Solution
 from ..solvability import is_solvable
 from .constructive import labels_of, to_slides
 
-FINISH_SIDE = 3  # a region of at most 3×3 cells is finished optimally (IDA*, linear conflict)
+FINISH_SIDE = 3  # a region of at most 3×3 cells is finished optimally (IDA*, Manhattan distance)
 # The route search considers taking the blank round a tile only by walks of up to this many moves (open
 # space needs 4 at most; walls a few more): keeps each search step local on big boards.
 AROUND_LIMIT = 12
@@ -196,35 +196,28 @@ def _line_of(
 
 
 def _finish(pos: _Position, region: _Region) -> None:
-    """Solve the last block (at most 3×3 cells) optimally with the IDA* kernel."""
-    from .solver import Plan, run_canonical
+    """Solve the last block (at most 3×3 cells) optimally, in the reduction kernels themselves (IDA* with
+    the Manhattan distance: no other kernel is loaded before a first answer)."""
+    from .._kernels.reduce import finish_block
 
     width = pos.width
-    cells = [
-        r * width + c for r in range(region.top, region.bottom) for c in range(region.left, region.right)
-    ]
-    local = {cell: i for i, cell in enumerate(cells)}
-    values = [local[int(pos.values[cell])] for cell in cells]  # every tile here has its home here
-    if values == list(range(len(cells))):
-        return
-    steps, _ = run_canonical(
-        values,
+    cells = np.asarray(
+        [r * width + c for r in range(region.top, region.bottom) for c in range(region.left, region.right)],
+        dtype=np.int32,
+    )
+    out, n_out = finish_block(
+        pos.values,
+        pos.where,
+        cells,
         region.right - region.left,
         region.bottom - region.top,
-        local[pos.blank_home],
-        Plan("idastar", "linear-conflict", None),
-        "single",
+        pos.blank_home,
+        pos.out,
+        pos.n_out,
     )
-    for step in steps:
-        cell = cells[int(step)]
-        blank = int(pos.where[pos.blank_home])
-        home = int(pos.values[cell])
-        pos.values[blank], pos.where[home] = home, blank
-        pos.values[cell], pos.where[pos.blank_home] = pos.blank_home, cell
-        if pos.n_out == pos.out.shape[0]:
-            pos.out = np.concatenate([pos.out, np.empty(pos.out.shape[0] + 16, dtype=np.int32)])
-        pos.out[pos.n_out] = cell
-        pos.n_out += 1
+    if n_out < 0:  # a block of at most 3×3 cells always has a solution within BLOCK_DEPTH moves
+        raise RuntimeError(f"reduction: the last block {cells.tolist()} could not be solved")
+    pos.out, pos.n_out = out, n_out
 
 
 def _check(width: int, height: int) -> None:
