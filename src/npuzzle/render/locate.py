@@ -295,25 +295,44 @@ def _side(cum: np.ndarray, at: float, lo: float, hi: float) -> float:
     return best / (b - a)
 
 
+def _sides(cum: np.ndarray, at: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """:func:`_side` for arrays of boundaries at once (the same arithmetic, vectorised)."""
+    import numpy as np
+
+    x = np.rint(at).astype(np.int64)
+    a = np.maximum(0, np.rint(lo).astype(np.int64))
+    b = np.minimum(cum.shape[0] - 1, np.rint(hi).astype(np.int64))
+    valid = (x >= 0) & (x < cum.shape[1]) & (b > a)
+    best = np.zeros(len(x), dtype=np.int64)
+    for dx in (-1, 0, 1):
+        xx = x + dx
+        ok = valid & (xx >= 0) & (xx < cum.shape[1])
+        xc = np.clip(xx, 0, cum.shape[1] - 1)
+        ac, bc = np.clip(a, 0, cum.shape[0] - 1), np.clip(b, 0, cum.shape[0] - 1)
+        best = np.maximum(best, np.where(ok, cum[bc, xc] - cum[ac, xc], 0))
+    return np.where(valid, best / np.maximum(1, b - a), 0.0)  # type: ignore[no-any-return]
+
+
 def grid_cell_scores(seams: tuple[np.ndarray, np.ndarray], grid: Grid) -> list[float]:
     """How much each cell of ``grid`` looks like a tile: the mean share of its four sides that are steps."""
+    import numpy as np
+
+    return [float(v) for v in _box_scores(seams, np.array(grid.cell_boxes(), dtype=np.float64).reshape(-1, 4))]
+
+
+def _box_scores(seams: tuple[np.ndarray, np.ndarray], boxes: np.ndarray) -> np.ndarray:
+    """:func:`grid_cell_scores` for an ``(n, 4)`` array of cell boxes (of any number of grids) at once."""
+    import numpy as np
+
     vertical, horizontal = seams
-    out = []
-    for x0, y0, x1, y1 in grid.cell_boxes():
-        inset_x, inset_y = (x1 - x0) * 0.1, (y1 - y0) * 0.1
-        sides = (
-            _side(vertical, x0, y0 + inset_y, y1 - inset_y),
-            _side(vertical, x1, y0 + inset_y, y1 - inset_y),
-            _side(horizontal, y0, x0 + inset_x, x1 - inset_x),
-            _side(horizontal, y1, x0 + inset_x, x1 - inset_x),
-        )
-        # a tile has both pairs of sides; a strip of frame or margin taken for a tile has at most one
-        out.append(min(sides[0] + sides[1], sides[2] + sides[3]) / 2)
-    return out
-
-
-def _grid_score(scores: list[float]) -> float:
-    return sum(s - CELL_BAR for s in scores)
+    x0, y0, x1, y1 = boxes.T
+    inset_x, inset_y = (x1 - x0) * 0.1, (y1 - y0) * 0.1
+    left = _sides(vertical, x0, y0 + inset_y, y1 - inset_y)
+    right = _sides(vertical, x1, y0 + inset_y, y1 - inset_y)
+    top = _sides(horizontal, y0, x0 + inset_x, x1 - inset_x)
+    bottom = _sides(horizontal, y1, x0 + inset_x, x1 - inset_x)
+    # a tile has both pairs of sides; a strip of frame or margin taken for a tile has at most one
+    return np.minimum(left + right, top + bottom) / 2  # type: ignore[no-any-return]
 
 
 def locate_grid(
@@ -338,14 +357,19 @@ def locate_grid(
         for cols in _axis_candidates(vertical, rows.start, rows.end, width, PEAK_MIN, 3):
             pairs.add((cols, rows))
     seams = _seam_maps(pixels)
-    scored: list[tuple[float, Grid]] = []
+    grids: list[Grid] = []
     for cols, rows in pairs:
         for c in _variants(cols, width):
             for r in _variants(rows, height):
-                if not 0.5 <= c.tile / r.tile <= 2.0:
-                    continue
-                grid = Grid(c, r)
-                scored.append((_grid_score(grid_cell_scores(seams, grid)), grid))
+                if 0.5 <= c.tile / r.tile <= 2.0:
+                    grids.append(Grid(c, r))
+    scored: list[tuple[float, Grid]] = []
+    if grids:  # every cell of every candidate at once: one vectorised pass
+        boxes = np.array([box for grid in grids for box in grid.cell_boxes()], dtype=np.float64)
+        cell_scores = _box_scores(seams, boxes) - CELL_BAR
+        starts = np.cumsum([0] + [g.width * g.height for g in grids[:-1]])
+        totals = np.add.reduceat(cell_scores, starts)
+        scored = [(float(total), grid) for total, grid in zip(totals, grids, strict=True)]
     if not scored or max(s for s, _ in scored) <= 0:
         raise GridNotFoundError(_not_found(width, height))
     top = max(s for s, _ in scored)

@@ -387,6 +387,14 @@ def _read_without_reference(
     if problem is not None and not grids:
         raise problem
     grid = grids[0]
+    if _looks_like_picture(image, grid):  # reassemble first; OCR only if that fails
+        try:
+            return _read_picture(image, grid, hole_home, strict)
+        except PictureReassemblyError as exc:
+            try:
+                return _read_numbers(image, grid, None, width, height)
+            except NumbersUnreadableError:
+                raise exc from None
     try:
         return _read_numbers(image, grid, None, width, height)
     except NumbersUnreadableError as exc:
@@ -400,11 +408,33 @@ def _read_without_reference(
                                      exc.reading) from None
 
 
+PICTURE_RIM = 14.0  # 0..255: tiles whose rims vary more than this (median over cells) are picture tiles
+
+
+def _looks_like_picture(image: PILImage.Image, grid: Grid) -> bool:
+    """Numbered tiles have a flat face around their number; picture tiles do not: the median over cells of
+    the colour spread along each cell's rim (just inside its bevel) tells them apart."""
+    import numpy as np
+
+    pixels = np.asarray(image.convert("RGB")).astype(np.float32)
+    spreads = []
+    for x0, y0, x1, y1 in grid.cell_boxes():
+        ix, iy = (x1 - x0) * 0.12, (y1 - y0) * 0.12
+        a, b, c, d = round(y0 + iy), round(y1 - iy), round(x0 + ix), round(x1 - ix)
+        if b - a < 4 or d - c < 4 or a < 0 or c < 0:
+            continue
+        cell = pixels[a:b, c:d]
+        rim = np.concatenate([cell[0], cell[-1], cell[:, 0], cell[:, -1]])
+        spreads.append(float(rim.std(axis=0).max()))
+    return bool(spreads) and float(np.median(spreads)) > PICTURE_RIM
+
+
 class PictureReassemblyError(ReadingError):
     """Picture tiles without a reference could not be put back together with confidence."""
 
 
 HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next flattest is surely the hole
+MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
 MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
 
@@ -425,7 +455,12 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     pixels = np.asarray(image.convert("RGB"))
     cells = []
     for x0, y0, x1, y1 in grid.cell_boxes():
-        cells.append(pixels[round(y0) : round(y1), round(x0) : round(x1)])
+        cells.append(pixels[max(0, round(y0)) : max(0, round(y1)), max(0, round(x0)) : max(0, round(x1))])
+    if min(min(c.shape[:2]) for c in cells) < MIN_CELL_PX:
+        raise PictureReassemblyError(
+            f"the {size} grid runs off the screenshot or its cells are too small to read: check --size and "
+            "--crop"
+        )
     tiles = tile_arrays(cells)
     inner = tiles[:, 2:-2, 2:-2].reshape(n, -1, 3)
     spread = np.sqrt(((inner - inner.mean(1, keepdims=True)) ** 2).mean((1, 2)))
