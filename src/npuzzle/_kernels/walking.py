@@ -34,8 +34,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 from ._jit import njit
 from .heuristics import (
@@ -102,6 +100,21 @@ def decode_key(key: int, width: int, height: int, blank_home_row: int, counts: n
     return blank_row
 
 
+EMPTY = -1  # an empty slot of the open-addressing key table (keys are >= 0)
+HASH_MULTIPLIER = 0x9E3779B97F4A7C15  # Fibonacci hashing: 2**64 / golden ratio, odd
+
+
+@njit
+def find_slot(slots: np.ndarray, key: int) -> int:
+    """The slot of ``key`` in the open-addressing table ``slots`` (``int64``, a power of two long, at most
+    half full; linear probing), or the empty slot where it belongs."""
+    mask = np.uint64(slots.shape[0] - 1)
+    i = ((np.uint64(key) * np.uint64(HASH_MULTIPLIER)) >> np.uint64(32)) & mask
+    while slots[i] != EMPTY and slots[i] != key:
+        i = (i + np.uint64(1)) & mask
+    return np.int64(i)
+
+
 @njit
 def build_vertical(width: int, height: int, blank_home: int, max_patterns: int) -> tuple[np.ndarray, ...]:
     """``(keys int64[P] sorted, dist uint8[P], trans int32[P * 2 * height])`` of the vertical pattern graph
@@ -112,12 +125,15 @@ def build_vertical(width: int, height: int, blank_home: int, max_patterns: int) 
     counts = np.zeros(hh, dtype=np.int64)
     for g in range(height):
         counts[g * height + g] = width - (1 if g == bh_row else 0)
-    ids = Dict.empty(key_type=types.int64, value_type=types.int64)
+    slots = np.full(4096, EMPTY, dtype=np.int64)  # key -> BFS id, as an open-addressing table
+    slot_ids = np.zeros(4096, dtype=np.int64)
     cap = 1024
     order = np.empty(cap, dtype=np.int64)  # keys in BFS order
     depth = np.empty(cap, dtype=np.uint8)
     start = pattern_key(counts, bh_row, width, height)
-    ids[start] = 0
+    i = find_slot(slots, start)
+    slots[i] = start
+    slot_ids[i] = 0
     order[0] = start
     depth[0] = 0
     n = 1
@@ -149,14 +165,24 @@ def build_vertical(width: int, height: int, blank_home: int, max_patterns: int) 
                 nkey = pattern_key(counts, row, width, height)
                 counts[row * height + g] += 1
                 counts[blank_row * height + g] -= 1
-                if nkey not in ids:
+                i = find_slot(slots, nkey)
+                if slots[i] == EMPTY:
                     if n >= max_patterns:
                         return np.empty(0, np.int64), np.empty(0, np.uint8), np.empty(0, np.int32)
-                    ids[nkey] = n
+                    slots[i] = nkey
+                    slot_ids[i] = n
                     order[n] = nkey
                     depth[n] = depth[head] + 1
                     n += 1
-                edges[e] = ids[nkey]
+                    if 2 * n > slots.shape[0]:  # keep the table at most half full: rehash into twice the room
+                        slots = np.full(2 * slots.shape[0], EMPTY, dtype=np.int64)
+                        slot_ids = np.zeros(slots.shape[0], dtype=np.int64)
+                        for j in range(n):
+                            s = find_slot(slots, order[j])
+                            slots[s] = order[j]
+                            slot_ids[s] = j
+                        i = find_slot(slots, nkey)
+                edges[e] = slot_ids[i]
         head += 1
     perm = np.argsort(order[:n])  # perm[i] = BFS id of the i-th smallest key
     rank = np.empty(n, dtype=np.int64)
