@@ -3,6 +3,7 @@
     python bench/bench_ladder.py --korf 10 --seconds 10          # Korf's 15-puzzles: how many proven optimal
     python bench/bench_ladder.py --sizes 5,6,10,30 --count 3 --seconds 5
     python bench/bench_ladder.py --first-run                      # README's first command, cold caches
+    python bench/bench_ladder.py --big 10x10,20x20,50x50,100x100,200x50 --count 2 --seconds 10
 
 ``--first-run`` runs the README's set-up example (``npuzzle solve <4x4> --show``) in a fresh process with an
 empty numba cache (``NUMBA_CACHE_DIR``) and an empty table cache (``NPUZZLE_CACHE``), timing when the
@@ -74,6 +75,55 @@ def sizes(sides: list[int], count: int, seconds: float) -> None:
         )
 
 
+def big(shapes: list[tuple[int, int]], count: int, seconds: float, constructive_max: int) -> None:
+    """Issue 11's big boards: per uniformly random board (classic goal) the Manhattan distance (the proven
+    bound), the constructive solver's length (pure Python; boards of up to ``constructive_max`` cells), the
+    ladder's first answer and its answer at the budget, with wall and CPU seconds of each; lengths are
+    divided by the Manhattan distance. One process, one core; kernels loaded on a small board first."""
+    from npuzzle.canonical import to_canonical
+    from npuzzle.search.anytime import Update, solve_anytime
+    from npuzzle.search.constructive import solve_constructive
+    from npuzzle.search.reduction import manhattan
+
+    warm = classic(12, 12)
+    solve_anytime(generate(warm, "shuffle", seed=0)[0], warm, seconds=1.0)
+    print(
+        "| board | Manhattan | constructive (×MD) | s | first answer (×MD) | wall s | CPU s "
+        "| at the budget (×MD) | wall s | CPU s | load |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for width, height in shapes:
+        target = classic(width, height)
+        for seed in range(count):
+            start = generate(target, "shuffle", seed=seed)[0]
+            md = manhattan(to_canonical(start, target), width, target.blank_cell)
+            if width * height <= constructive_max:
+                t = time.process_time()
+                c_length = solve_constructive(start, target).length
+                c_len, c_s = f"{c_length:,} ({c_length / md:.2f})", f"{time.process_time() - t:.2f}"
+            else:
+                c_len, c_s = "–", "–"
+            first: list[tuple[int, float, float]] = []
+            t0, c0 = time.monotonic(), time.process_time()
+
+            def heard(
+                update: Update, first: list[tuple[int, float, float]] = first, t0: float = t0, c0: float = c0
+            ) -> None:
+                if update.best_length is not None and not first:
+                    first.append((update.best_length, time.monotonic() - t0, time.process_time() - c0))
+
+            s = solve_anytime(start, target, seconds=seconds, on_update=heard)
+            wall, cpu = time.monotonic() - t0, time.process_time() - c0
+            assert s.lower_bound is not None and s.lower_bound >= md
+            f_len, f_wall, f_cpu = first[0]
+            print(
+                f"| {width}×{height} #{seed} | {md:,} | {c_len} | {c_s} | {f_len:,} ({f_len / md:.2f}) "
+                f"| {f_wall:.2f} | {f_cpu:.2f} | {s.length:,} ({s.length / md:.2f}) | {wall:.2f} | {cpu:.2f} "
+                f"| {os.getloadavg()[0]:.1f} |",
+                flush=True,
+            )
+
+
 def _timed_run(argv: list[str], env: dict[str, str]) -> tuple[float, float, float, str]:
     """Seconds to the first line on stdout (the answer) and to the end, CPU seconds (user + system) of the
     whole run (steadier than wall time on a busy machine), and that line."""
@@ -114,12 +164,22 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=3, help="boards per size")
     parser.add_argument("--seconds", type=float, default=10.0, help="budget per board")
     parser.add_argument("--first-run", action="store_true", help="the README command with cold caches")
+    parser.add_argument("--big", default="", help="issue 11's big boards, WxH comma-separated: 10x10,100x100")
+    parser.add_argument(
+        "--constructive-max",
+        type=int,
+        default=2500,
+        help="cells up to which --big runs the constructive solver",
+    )
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} at start")
     if args.first_run:
         first_run()
     if args.korf:
         korf(args.korf, args.seconds)
+    if args.big:
+        shapes = [tuple(int(x) for x in shape.split("x")) for shape in args.big.split(",")]
+        big([(w, h) for w, h in shapes], args.count, args.seconds, args.constructive_max)
     if args.sizes:
         sizes([int(s) for s in args.sizes.split(",")], args.count, args.seconds)
     print(f"load average {os.getloadavg()[0]:.2f} at end")

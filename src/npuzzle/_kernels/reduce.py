@@ -6,7 +6,11 @@ blank's walks. With ``lam == 0`` a walk is a shortest path found breadth-first, 
 solver does it (so the two produce the same moves: that is this kernel's pure-Python twin, see
 tests/test_reduction.py); with ``lam > 0`` a walk minimises ``SCALE * steps + lam * (change in the Manhattan
 distance of the tiles it shifts)`` (Dijkstra): among walks of about the same length it prefers those that
-push the loose tiles towards their homes, which shortens the work left for later lines.
+push the loose tiles towards their homes, which shortens the work left for later lines. A second knob,
+``far_walk`` (0: off), trades a little length for speed on huge boards: a walk longer than that many cells
+is the cheapest *shortest* walk (a sweep over the box between its ends, :func:`_monotone_path`) and the
+blank's first approach to a tile is found by A* (:func:`_astar_distance`), not by floods round the blank.
+The last block (at most 3×3) is solved optimally by :func:`block_idastar`.
 
 Conventions (canonical form): ``values[cell]`` is the home cell of the tile in ``cell`` (the blank's value is
 ``blank_home``), ``where`` its inverse, ``fixed[cell]`` 1 for a cell the blank must not enter (placed lines,

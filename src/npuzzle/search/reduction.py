@@ -3,11 +3,14 @@
 The method is the constructive solver's (:mod:`npuzzle.search.constructive`: every tile of a line goes home
 along the route needing the fewest blank moves, the last two of a line by the classic trick or a small
 window search, the last 3×3 block optimally), run by the compiled kernels of :mod:`npuzzle._kernels.reduce`
-so a 100×100 board is answered in about a second. :func:`solve_reduction` spends a time budget on shorter
-answers: it solves the board line by line, and for each line tries several *variants* (which side of the
-rectangle to peel, which end of the line to start from, how strongly the blank's walks favour pushing loose
-tiles towards home, ``lam``), keeping the one that leaves the least work (moves spent plus an estimate of
-the moves the remaining tiles will need).
+so a 100×100 board is answered in about a second (:func:`quick_solution`; on boards over 50×50 the blank's
+long walks follow the straight line, see ``QUICK_FAR_WALK``). :func:`solve_reduction` spends a time budget
+on shorter answers: it solves the board line by line, and for each line tries several *variants* (which
+side of the rectangle to peel, which end of the line to start from, how strongly the blank's walks favour
+pushing loose tiles towards home, ``lam``), keeping the one that leaves the least work (moves spent plus an
+estimate of the moves the remaining tiles will need); then :func:`smooth_local` re-solves stretches of the
+path optimally inside the small box each stretch's blank walks in, which costs the same on any board size.
+Only the reduction kernels are loaded before a first answer (the last block has its own small IDA*).
 
 Both return a :class:`~npuzzle.solution.Solution` with ``lower_bound`` the Manhattan distance (an
 admissible bound, cheap at any size; single-tile metric only) and ``optimal`` True only when the length
@@ -57,6 +60,10 @@ SMOOTH_MARGIN = 1  # cells round the box a stretch's blank walks in that its rep
 # a stretch whose box has more cells per move (a long walk of the blank: rarely shortened) stays
 SMOOTH_BOX_PER_MOVE = 2
 SMOOTH_NODES = 200_000  # IDA* node cap per stretch (a stretch needing more stays as it is)
+# Up to this many cells, time left after smooth_local goes to npuzzle.search.bounded.smooth (stretches
+# re-solved on the whole board with linear conflict: O(cells) per stretch) at these windows.
+FULL_SMOOTH_CELLS = 400
+FULL_SMOOTH_WINDOWS = (32, 48)
 
 
 def manhattan(values: Sequence[int] | np.ndarray, width: int, blank_home: int) -> int:
@@ -509,7 +516,9 @@ def solve_reduction(
     the better of the quick answer (``quick``: its cells when the caller has them, from
     :func:`quick_cells`, and the seconds it took) and :func:`best_line_cells` (given ``LINES_SHARE`` of the
     time, less what finishing the remaining lines may take, about one quick answer; once that is spent the
-    remaining lines take the first variant), then shortened by :func:`smooth_local` until the deadline. Never longer than :func:`quick_solution`'s. ``on_better`` hears the answer before smoothing
+    remaining lines take the first variant), then shortened by :func:`smooth_local` until the deadline
+    (then, on boards of up to ``FULL_SMOOTH_CELLS``, by :func:`npuzzle.search.bounded.smooth`). Never
+    longer than :func:`quick_solution`'s. ``on_better`` hears the answer before smoothing
     (so a caller interrupted while it smooths keeps it)."""
     t0 = time.perf_counter()
     values = _prepare(board, goal_board, metric)
@@ -535,6 +544,12 @@ def solve_reduction(
         )
     if time.monotonic() < deadline:
         cells = smooth_local(values, width, height, blank_home, cells, deadline)
+    if time.monotonic() < deadline and width * height <= FULL_SMOOTH_CELLS:
+        from .bounded import smooth  # whole-board stretches, linear conflict: finds what the boxes miss
+
+        for window in FULL_SMOOTH_WINDOWS:
+            if time.monotonic() < deadline:
+                cells = smooth(values, width, height, blank_home, cells, deadline, window=window)
     return _solution(
         board,
         goal_board,
