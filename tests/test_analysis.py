@@ -146,6 +146,44 @@ def test_rejection_on_4x4_samples_are_optimal() -> None:
         assert len(s.moves) == r.length and 50 <= r.length <= 52
 
 
+def _threads_for_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker pool of iter_length as threads: the same ordering logic without starting processes."""
+    import concurrent.futures
+
+    class ThreadPool(concurrent.futures.ThreadPoolExecutor):
+        def __init__(self, max_workers: int, mp_context: object = None) -> None:
+            super().__init__(max_workers=max_workers)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", ThreadPool)
+
+
+@pytest.mark.parametrize("pool", ["threads", pytest.param("processes", marks=pytest.mark.slow)])
+def test_parallel_generation_gives_the_boards_of_one_process(pool: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs: candidates tried in worker processes, accepted in candidate order: the same boards, exact."""
+    if pool == "threads":
+        _threads_for_processes(monkeypatch)
+    g = goal("snake", 3, 3)
+    dist = bfs_distances(g)
+    one = difficulty.generate_length(g, 20, 22, count=5, seed=11, strategy="rejection")
+    two = difficulty.generate_length(g, 20, 22, count=5, seed=11, strategy="rejection", jobs=2)
+    assert one == two
+    assert [dist[r.board.tiles] for r in two] == [r.length for r in two] and all(20 <= r.length <= 22 for r in two)
+    assert difficulty.generate_length(g, 20, 22, count=5, seed=12, strategy="rejection") != one
+    stream = difficulty.iter_length(g, 20, 22, seed=11, strategy="rejection")  # without end; same order
+    assert [next(stream) for _ in range(7)][:5] == one
+
+
+def test_length_generation_time_limit_and_bad_jobs() -> None:
+    from npuzzle.errors import SearchLimitExceeded
+
+    with pytest.raises(SearchLimitExceeded, match=r"after \d+ of 100000 boards"):
+        difficulty.generate_length(goal("snake", 4, 3), 24, count=100_000, seed=1, strategy="climb", max_seconds=0.3)
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        difficulty.iter_length(classic(3, 3), 20, jobs=0)
+    with pytest.raises(ValueError, match="single-tile metric"):
+        difficulty.iter_length(classic(4, 3), 20, metric="multi", strategy="climb")
+
+
 def test_walk_bound_on_big_boards_is_proven() -> None:
     g = classic(5, 5)
     rated = difficulty.generate_length(g, 40, 50, count=3, seed=4)

@@ -325,3 +325,40 @@ def test_label_dtype_and_dtype_override() -> None:
 def test_importing_generate_does_not_import_numba() -> None:
     code = "import sys, npuzzle.generate; sys.exit('numba' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False, timeout=60).returncode == 0
+
+
+def test_iter_generate_streams_the_boards_of_generate() -> None:
+    g = goal("classic", 4, 4)
+    stream = gen.iter_generate(g, "walk", moves=30, seed=3)  # count=None: without end
+    assert list(itertools.islice(stream, 6)) == gen.generate(g, "walk", moves=30, count=6, seed=3)
+    assert list(gen.iter_generate(g, count=4, seed=2)) == gen.generate(g, count=4, seed=2)
+
+
+def test_walk_lengths_above_the_caps_are_refused_at_once() -> None:
+    from npuzzle.errors import ProblemTooLargeError
+
+    g = goal("classic", 4, 4)
+    with pytest.raises(ProblemTooLargeError, match="above the limit 10,000,000"):
+        gen.iter_generate(g, "walk", moves=10**14)  # refused before any board is made
+    with pytest.raises(ProblemTooLargeError, match=r"repetitions\) 1,000,001 is above"):
+        gen.generate(g, "tile-walk", moves=gen.MAX_TILE_WALK_REPETITIONS + 1)
+    assert gen.walk(goal("classic", 2, 2), gen.MAX_WALK_MOVES // 10**6, seed=1).n_cells == 4
+
+
+def test_cli_generate_bounds_and_streaming(capsys: pytest.CaptureFixture[str]) -> None:
+    from npuzzle.cli import main
+    from npuzzle.notation import parse_board
+
+    assert main(["generate", "--size", "4x4", "--method", "walk", "--moves", str(10**14)]) == 2
+    assert "above the limit" in capsys.readouterr().err
+    assert main(["generate", "--count", str(10**12), "--json"]) == 2
+    assert "leave out --json to stream" in capsys.readouterr().err
+    # an enormous --count streams one board per line until --max-seconds, then exit 3 with the count made
+    assert main(["generate", "--size", "3x3", "--count", str(10**12), "--max-seconds", "0.3", "--seed", "1"]) == 3
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) > 10 and "boards made" in captured.err and f"{len(lines)} of 1000000000000" in captured.err
+    target = goal("classic", 3, 3)
+    assert [parse_board(x) for x in lines[:5]] == gen.generate(target, count=5, seed=1)
+    assert main(["generate", "--count", "2", "--max-seconds", "0"]) == 2
+    assert main(["generate", "--size", "3x3", "--length", "20", "--jobs", "-1"]) == 2

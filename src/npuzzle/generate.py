@@ -32,11 +32,14 @@ True
 
 from __future__ import annotations
 
+import itertools
 import operator
 import secrets
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, neighbour_cells
+from .errors import ProblemTooLargeError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -47,6 +50,10 @@ _METHOD_ALIASES = {"tile_walk": "tile-walk", "tilewalk": "tile-walk", "random-wa
 DEFAULT_TILE_WALK_REPETITIONS = 150  # the Android app's figure: mixes a 4×4 (mean optimal length ≈ 52.6)
 # 150 tile-walk repetitions move the blank ~400 times on a 4×4 (≈2.67 swaps each): 25 moves per cell.
 DEFAULT_WALK_MOVES_PER_CELL = 25
+# One board's walk is pure Python (~1 M moves/s): the caps keep one board under about ten seconds, far past
+# mixing (a 100x100 walk mixes in a few million moves); larger asks are refused with ProblemTooLargeError.
+MAX_WALK_MOVES = 10_000_000
+MAX_TILE_WALK_REPETITIONS = 1_000_000  # each repetition walks the blank up to width + height cells
 
 # SplitMix64, the pure-Python twin of npuzzle._kernels.generate (same constants, same draws).
 _MASK_64 = (1 << 64) - 1
@@ -196,7 +203,17 @@ def _moves(goal: Board, method: str, moves: int | None) -> int:
         if method == "walk":
             return DEFAULT_WALK_MOVES_PER_CELL * goal.n_cells
         return DEFAULT_TILE_WALK_REPETITIONS
-    return _count(moves, "moves" if method == "walk" else "moves (tile-walk repetitions)")
+    what = "moves" if method == "walk" else "moves (tile-walk repetitions)"
+    number = _count(moves, what)
+    cap = MAX_WALK_MOVES if method == "walk" else MAX_TILE_WALK_REPETITIONS
+    if number > cap:
+        raise ProblemTooLargeError(
+            f"{what} {number:,} is above the limit {cap:,}: one board would take minutes to days, and a "
+            f"{goal.width}x{goal.height} board is mixed long before (walk: {DEFAULT_WALK_MOVES_PER_CELL} moves "
+            f"per cell, tile-walk: {DEFAULT_TILE_WALK_REPETITIONS} repetitions on a 4x4); for a uniform board use "
+            "method shuffle"
+        )
+    return number
 
 
 # -- public API --------------------------------------------------------------------------------------------
@@ -231,11 +248,27 @@ def generate(
     >>> [b.tiles for b in generate(classic(2, 2), "walk", moves=2, count=2, seed=3)]
     [(0, 1, 3, 2), (0, 2, 1, 3)]
     """
+    return list(iter_generate(goal, method, moves=moves, count=count, seed=seed))
+
+
+def iter_generate(
+    goal: Board,
+    method: str = "shuffle",
+    *,
+    moves: int | None = None,
+    count: int | None = None,
+    seed: int | None = None,
+) -> Iterator[Board]:
+    """The boards of :func:`generate` one at a time (``count=None``: without end), in constant memory.
+    Arguments are checked at once, before the first board; the same ``ValueError`` s as :func:`generate`, and
+    :class:`~npuzzle.errors.ProblemTooLargeError` for ``moves`` above :data:`MAX_WALK_MOVES` /
+    :data:`MAX_TILE_WALK_REPETITIONS`."""
     name = _method(method)
     n_moves = _moves(goal, name, moves)
-    n_boards = _count(count, "count")
+    n_boards = None if count is None else _count(count, "count")
     key = seed_key(seed)
-    return [_one(goal, name, n_moves, key, k) for k in range(n_boards)]
+    indices = itertools.count() if n_boards is None else range(n_boards)
+    return (_one(goal, name, n_moves, key, k) for k in indices)
 
 
 def shuffle(goal: Board, seed: int | None = None) -> Board:
@@ -326,10 +359,13 @@ def boards_from_array(array: Any, goal: Board) -> list[Board]:
 __all__ = [
     "DEFAULT_TILE_WALK_REPETITIONS",
     "DEFAULT_WALK_MOVES_PER_CELL",
+    "MAX_TILE_WALK_REPETITIONS",
+    "MAX_WALK_MOVES",
     "METHODS",
     "boards_from_array",
     "generate",
     "generate_array",
+    "iter_generate",
     "label_dtype",
     "seed_key",
     "shuffle",

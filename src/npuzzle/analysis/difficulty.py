@@ -24,8 +24,8 @@ Every board is reproducible from ``seed`` (SplitMix64 streams of :mod:`npuzzle.g
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..board import Board, neighbour_cells
@@ -89,7 +89,9 @@ def parse_band(text: str) -> tuple[int, int]:
     return low, high
 
 
-def band_for(goal: Board, length: str | None, min_length: int | None, metric: str = "single") -> tuple[int, int]:
+def band_for(
+    goal: Board, length: str | None, min_length: int | None, metric: str = "single"
+) -> tuple[int, int]:
     """The band asked by ``--length A`` / ``A..B`` and/or ``--min-length N`` (up to the diameter when known,
     else ``N..N+10``)."""
     if length is not None:
@@ -143,64 +145,236 @@ def generate_length(
     strategy: str | None = None,
     max_seconds: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
 ) -> list[Rated]:
     """``count`` boards whose distance to ``goal`` lies in ``low..high`` (``high`` defaults to ``low``).
 
     See the module docstring for the strategies and their uniformity. ``max_seconds`` bounds the whole call
-    (:class:`~npuzzle.errors.SearchLimitExceeded` when it runs out). Raises ``ValueError`` for a band no
+    (:class:`~npuzzle.errors.SearchLimitExceeded` when it runs out). ``jobs`` worker processes try candidates
+    in parallel (see :func:`iter_length`: the same boards as ``jobs=1``). Raises ``ValueError`` for a band no
     position reaches (for BFS-sized boards and the 4×4 the diameter is known).
     """
+    if count < 0:
+        raise ValueError(f"count must be non-negative, got {count}")
+    out: list[Rated] = []
+    if count == 0:
+        iter_length(goal, low, high, seed=seed, metric=metric, strategy=strategy)  # checks the arguments
+        return out
+    stream = iter_length(
+        goal, low, high, seed=seed, metric=metric, strategy=strategy, max_seconds=max_seconds, jobs=jobs
+    )
+    try:
+        for rated in stream:
+            out.append(rated)
+            if progress:
+                progress(len(out), count)
+            if len(out) == count:
+                break
+    except SearchLimitExceeded as exc:
+        raise SearchLimitExceeded(
+            f"time limit reached after {len(out)} of {count} boards of the asked length",
+            exc.stats,
+            exc.limit or "max_seconds",
+        ) from None
+    finally:
+        stream.close()
+    return out
+
+
+def iter_length(
+    goal: Board,
+    low: int,
+    high: int | None = None,
+    *,
+    seed: int | None = None,
+    metric: str = "single",
+    strategy: str | None = None,
+    max_seconds: float | None = None,
+    jobs: int = 1,
+) -> Iterator[Rated]:
+    """Boards whose distance to ``goal`` lies in ``low..high``, one after another without end (stop when you
+    have enough; memory stays constant).
+
+    Candidate ``i`` (``i = 0, 1, 2, ...``) depends only on the seed and ``i``; the stream yields the
+    accepted candidates in order of ``i``. With ``jobs > 1`` worker processes try candidates in parallel
+    and the stream still yields them in that order: **the same boards as** ``jobs=1`` for a seed. (The
+    ``layer`` strategy draws thousands of boards a second and always runs in this process.) Arguments are
+    checked at once; :class:`~npuzzle.errors.SearchLimitExceeded` is raised by the iteration when
+    ``max_seconds`` runs out.
+    """
+    attempts = _prepare_attempts(goal, low, high, seed, metric, strategy, max_seconds)
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if jobs == 1 or attempts.strategy == "layer":
+        return _iter_local(attempts)
+    return _iter_parallel(attempts, jobs)
+
+
+def _prepare_attempts(
+    goal: Board,
+    low: int,
+    high: int | None,
+    seed: int | None,
+    metric: str,
+    strategy: str | None,
+    max_seconds: float | None,
+) -> _Attempts:
     high = low if high is None else high
     if low < 0 or high < low:
         raise ValueError(f"a length band needs 0 <= low <= high, got {low}..{high}")
-    if count < 0:
-        raise ValueError(f"count must be non-negative, got {count}")
     strategy = strategy or choose_strategy(goal, low, high, metric)
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    if metric != "single" and strategy in ("walk-bound",):
-        raise ValueError("walk-bound generation bounds single-tile moves only")
+    if metric != "single" and strategy in ("walk-bound", "climb"):
+        raise ValueError(
+            f"{strategy} generation works in the single-tile metric; use a smaller board for multi"
+        )
     dist = distribution(goal, metric) if goal.n_cells <= OPTIMAL_CELLS else None
     if dist is not None and low > dist.diameter:
         raise ValueError(
             f"no {goal.width}x{goal.height} position is {low} or more moves from this goal: the farthest are "
             f"{dist.diameter} moves away"
         )
-    deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    key = seed_key(seed)
-    make = {"layer": _layer, "rejection": _rejection, "climb": _climb, "walk-bound": _walk_bound}[strategy]
-    return make(goal, low, high, count, key, metric, deadline, dist, progress)
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds  # one clock for all processes
+    attempts = _Attempts(goal, low, high, seed_key(seed), metric, strategy, deadline, dist)
+    if strategy == "layer":
+        attempts.ranks()  # an empty band fails here, before any iteration
+    return attempts
 
 
-def _check_time(deadline: float | None, done: int, count: int) -> None:
-    if deadline is not None and time.monotonic() > deadline:
-        raise SearchLimitExceeded(f"time limit reached after {done} of {count} boards of the asked length")
+def _iter_local(attempts: _Attempts) -> Iterator[Rated]:
+    index = 0
+    while True:
+        rated = attempts(index)
+        index += 1
+        if rated is not None:
+            yield rated
 
 
-def _remaining(deadline: float | None) -> float | None:
-    return None if deadline is None else max(deadline - time.monotonic(), 0.01)
+IN_FLIGHT_PER_JOB = 2  # candidates queued per worker: none waits, little is thrown away at the end
 
 
-def _layer(goal, low, high, count, key, metric, deadline, dist, progress) -> list[Rated]:  # type: ignore[no-untyped-def]
-    import numpy as np
+def _iter_parallel(attempts: _Attempts, jobs: int) -> Iterator[Rated]:
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
 
-    depths = depth_table(goal.width, goal.height, goal.blank_cell, metric)
-    ranks = np.flatnonzero((depths >= low) & (depths <= high))
-    if ranks.size == 0:
-        raise ValueError(f"no {goal.width}x{goal.height} position lies {low}..{high} moves from this goal")
-    from .distributions import unrank
+    from ..batch.runner import start_method
 
-    out = []
-    for k in range(count):
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(start_method()))
+    pending: deque[Future[Rated | None]] = deque()
+    index = 0
+    try:
+        while True:
+            while len(pending) < IN_FLIGHT_PER_JOB * jobs:
+                pending.append(pool.submit(attempts, index))
+                index += 1
+            rated = pending.popleft().result()
+            if rated is not None:
+                yield rated
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # candidates already started finish (one per worker)
+
+
+@dataclass
+class _Attempts:
+    """Candidate ``i`` of a band: ``attempts(i)`` is a :class:`Rated` board or ``None`` (rejected). Plain data
+    (picklable): worker processes get a copy and call it with their indices."""
+
+    goal: Board
+    low: int
+    high: int
+    key: int
+    metric: str
+    strategy: str
+    deadline: float | None
+    dist: Distribution | None
+    _ranks: Any = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_ranks": None}  # the layer's rank list is rebuilt, not shipped
+
+    def __call__(self, index: int) -> Rated | None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchLimitExceeded("time limit reached", None, "max_seconds")
+        return getattr(self, "_" + self.strategy.replace("-", "_"))(index)
+
+    def remaining(self) -> float | None:
+        return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.01)
+
+    def ranks(self) -> Any:
+        """Layer strategy: the BFS ranks of every position in the band (ValueError when there is none)."""
+        if self._ranks is None:
+            import numpy as np
+
+            g = self.goal
+            depths = depth_table(g.width, g.height, g.blank_cell, self.metric)
+            ranks = np.flatnonzero((depths >= self.low) & (depths <= self.high))
+            if ranks.size == 0:
+                raise ValueError(
+                    f"no {g.width}x{g.height} position lies {self.low}..{self.high} moves from this goal"
+                )
+            self._ranks = (depths, ranks)
+        return self._ranks
+
+    def _layer(self, index: int) -> Rated:
+        from .distributions import unrank
+
+        g = self.goal
+        depths, ranks = self.ranks()
         # one draw per board from its own stream: board k depends only on the seed and k
-        pick = _draw_index(_board_state(key, k), int(ranks.size))
-        rank = int(ranks[pick])
-        board = from_canonical(unrank(rank, goal.width, goal.height, goal.blank_cell), goal)
+        rank = int(ranks[_draw_index(_board_state(self.key, index), int(ranks.size))])
+        board = from_canonical(unrank(rank, g.width, g.height, g.blank_cell), g)
         d = int(depths[rank])
-        out.append(Rated(board, d, d, "layer"))
-        if progress:
-            progress(k + 1, count)
-    return out
+        return Rated(board, d, d, "layer")
+
+    def _rejection(self, index: int) -> Rated | None:
+        board = _shuffled(self.goal, self.key, index)
+        d = optimal_distance(board, self.goal, self.metric, self.remaining())
+        return Rated(board, d, d, "rejection") if self.low <= d <= self.high else None
+
+    def _climb(self, index: int) -> Rated | None:
+        goal, metric = self.goal, self.metric
+        state = _board_state(self.key, index)
+        state, offset = _draw_below(state, self.high - self.low + 1)
+        target = self.low + offset
+        mean = self.dist.mean if self.dist is not None else None
+        if mean is not None and target > mean:
+            board = _shuffled(goal, self.key ^ 0x5DEECE66D, index)
+            d = optimal_distance(board, goal, metric, self.remaining())
+        else:
+            board, d = goal, 0
+        previous: Board | None = None
+        while d != target:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchLimitExceeded("time limit reached", None, "max_seconds")
+            step = 1 if d < target else -1
+            # neighbours in a random order, the first one a move farther (closer) taken: uniform among
+            # those, with fewer optimal solves than solving them all
+            options = [nb for nb in _neighbours(board) if nb != previous]
+            found = None
+            while options and found is None:
+                state, r = _draw_below(state, len(options))
+                nb = options.pop(r)
+                if optimal_distance(nb, goal, metric, self.remaining()) == d + step:
+                    found = nb
+            if found is None:  # a local extreme: this candidate fails, the next stream starts afresh
+                return None
+            previous, board, d = board, found, d + step
+        return Rated(board, d, d, "climb")
+
+    def _walk_bound(self, index: int) -> Rated | None:
+        from ..heuristics.simple import linear_conflict
+
+        g = self.goal
+        values, _path = _walk_values(
+            _board_state(self.key, index), g.width, g.height, g.blank_cell, self.high
+        )
+        bound = linear_conflict(values, g.width, g.height, g.blank_cell)
+        if bound < self.low:
+            return None
+        # the walk's reverse is a solution of `high` moves, and the distance has the walk's parity
+        return Rated(from_canonical(values, g), bound, self.high, "walk-bound")
 
 
 def _draw_index(state: int, bound: int) -> int:
@@ -221,84 +395,9 @@ def _shuffled(goal: Board, key: int, index: int) -> Board:
     return from_canonical(values, goal)
 
 
-def _rejection(goal, low, high, count, key, metric, deadline, dist, progress) -> list[Rated]:  # type: ignore[no-untyped-def]
-    out: list[Rated] = []
-    attempt = 0
-    while len(out) < count:
-        _check_time(deadline, len(out), count)
-        board = _shuffled(goal, key, attempt)
-        attempt += 1
-        d = optimal_distance(board, goal, metric, _remaining(deadline))
-        if low <= d <= high:
-            out.append(Rated(board, d, d, "rejection"))
-            if progress:
-                progress(len(out), count)
-    return out
-
-
 def _neighbours(board: Board) -> list[Board]:
     blank = board.blank_cell
     return [board.move(board.tiles[c]) for c in neighbour_cells(blank, board.width, board.height)]
-
-
-def _climb(goal, low, high, count, key, metric, deadline, dist, progress) -> list[Rated]:  # type: ignore[no-untyped-def]
-    if metric != "single":
-        raise ValueError("climb generation works in the single-tile metric; use a smaller board for multi")
-    out: list[Rated] = []
-    index = 0
-    mean = dist.mean if dist is not None else None
-    while len(out) < count:
-        _check_time(deadline, len(out), count)
-        state = _board_state(key, index)
-        state, offset = _draw_below(state, high - low + 1)
-        target = low + offset
-        if mean is not None and target > mean:
-            board = _shuffled(goal, key ^ 0x5DEECE66D, index)
-            d = optimal_distance(board, goal, metric, _remaining(deadline))
-        else:
-            board, d = goal, 0
-        index += 1
-        previous: Board | None = None
-        while d != target:
-            _check_time(deadline, len(out), count)
-            step = 1 if d < target else -1
-            # neighbours in a random order, the first one a move farther (closer) taken: uniform among
-            # those, with fewer optimal solves than solving them all
-            options = [nb for nb in _neighbours(board) if nb != previous]
-            found = None
-            while options and found is None:
-                state, r = _draw_below(state, len(options))
-                nb = options.pop(r)
-                if optimal_distance(nb, goal, metric, _remaining(deadline)) == d + step:
-                    found = nb
-            if found is None:  # a local extreme: start again from the next stream
-                break
-            previous, board, d = board, found, d + step
-        if d == target:
-            out.append(Rated(board, d, d, "climb"))
-            if progress:
-                progress(len(out), count)
-    return out
-
-
-def _walk_bound(goal, low, high, count, key, metric, deadline, dist, progress) -> list[Rated]:  # type: ignore[no-untyped-def]
-    from ..heuristics.simple import linear_conflict
-
-    out: list[Rated] = []
-    attempt = 0
-    while len(out) < count:
-        _check_time(deadline, len(out), count)
-        values, _path = _walk_values(
-            _board_state(key, attempt), goal.width, goal.height, goal.blank_cell, high
-        )
-        attempt += 1
-        bound = linear_conflict(values, goal.width, goal.height, goal.blank_cell)
-        if bound >= low:
-            # the walk's reverse is a solution of `high` moves, and the distance has the walk's parity
-            out.append(Rated(from_canonical(values, goal), bound, high, "walk-bound"))
-            if progress:
-                progress(len(out), count)
-    return out
 
 
 @dataclass(frozen=True)

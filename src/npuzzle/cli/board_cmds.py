@@ -10,6 +10,7 @@ import typer
 from ..notation import BOARD_STYLES, format_board
 from ..solvability import explain, is_solvable
 from .common import (
+    EXIT_LIMIT,
     EXIT_OK,
     EXIT_UNSOLVABLE,
     HANDLED,
@@ -108,6 +109,9 @@ def check(
     raise typer.Exit(EXIT_OK if facts.solvable else EXIT_UNSOLVABLE)
 
 
+MAX_JSON_BOARDS = 100_000  # --json prints one object, held in memory (~5 MB of 4x4 boards per 100,000)
+
+
 def generate(
     size: GenerateSizeOption = "4x4",
     goal: GoalOption = "classic",
@@ -115,9 +119,22 @@ def generate(
     method: Annotated[str, typer.Option("--method", "-m", help="shuffle (uniform), walk or tile-walk.")] = "shuffle",
     moves: Annotated[
         int | None,
-        typer.Option("--moves", "-n", help="Random moves for walk; repetitions for tile-walk (default 150)."),
+        typer.Option(
+            "--moves",
+            "-n",
+            help="Random moves for walk (default 25 per cell, at most 10,000,000); repetitions for tile-walk "
+            "(default 150, at most 1,000,000).",
+        ),
     ] = None,
-    count: Annotated[int, typer.Option("--count", "-c", help="How many boards.")] = 1,
+    count: Annotated[
+        int,
+        typer.Option(
+            "--count",
+            "-c",
+            help="How many boards. Printed one per line as they are made, in constant memory (with --json: "
+            f"at most {MAX_JSON_BOARDS:,}).",
+        ),
+    ] = 1,
     seed: Annotated[int | None, typer.Option("--seed", help="Same seed, same boards.")] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print a JSON object.")] = False,
     length: Annotated[
@@ -133,64 +150,113 @@ def generate(
     min_length: Annotated[
         int | None, typer.Option("--min-length", help="At least N optimal moves (up to the diameter).")
     ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            help="With --length/--min-length: worker processes trying candidates (0: all cores). The same "
+            "boards as --jobs 1 for a seed, only sooner.",
+        ),
+    ] = 1,
+    max_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--max-seconds",
+            help="Stop after this long: the boards made so far are printed, then exit 3 (a limit was hit).",
+        ),
+    ] = None,
 ) -> None:
     """Generate solvable start positions for any size and goal layout."""
+    import time
+
     from .. import generate as generation
+    from ..errors import SearchLimitExceeded
     from ..goals import classic
     from ..goals import goal as goal_named
 
     try:
         if count < 1:
             raise ValueError(f"--count must be at least 1, got {count}")
+        if json_output and count > MAX_JSON_BOARDS:
+            raise ValueError(
+                f"--count {count:,} with --json is above {MAX_JSON_BOARDS:,} (one JSON object is held in "
+                "memory): leave out --json to stream one board per line, or ask for fewer"
+            )
         if moves is not None and moves < 0:
             raise ValueError(f"--moves must not be negative, got {moves}")
+        if max_seconds is not None and not max_seconds > 0:
+            raise ValueError(f"--max-seconds must be positive, got {max_seconds}")
+        if jobs < 0:
+            raise ValueError(f"--jobs must be 0 (all cores) or more, got {jobs}")
         width, height = _size(size)
         if is_layout_name(goal):
             goal_board = goal_named(goal, width, height, blank)
         else:
             goal_board = load_goal(goal, classic(width, height, blank=blank))
-        rated = None
+        rated_stream = None
         if length is not None or min_length is not None:
-            from ..analysis.difficulty import UNIFORMITY, band_for, generate_length
+            from ..analysis.difficulty import UNIFORMITY, band_for, choose_strategy, iter_length
+            from ..batch.runner import default_workers
 
             low, high = band_for(goal_board, length, min_length)
-            rated = generate_length(goal_board, low, high, count=count, seed=seed)
-            boards = [r.board for r in rated]
-            typer.echo(f"npuzzle: length {low}..{high}, {UNIFORMITY[rated[0].strategy]}", err=True)
+            rated_stream = iter_length(
+                goal_board, low, high, seed=seed, max_seconds=max_seconds, jobs=jobs or default_workers()
+            )
+            strategy = choose_strategy(goal_board, low, high)
+            typer.echo(f"npuzzle: length {low}..{high}, {UNIFORMITY[strategy]}", err=True)
+            board_stream = None
         else:
-            boards = generation.generate(goal_board, method, moves=moves, count=count, seed=seed)
+            board_stream = generation.iter_generate(goal_board, method, moves=moves, count=count, seed=seed)
     except HANDLED as exc:
         fail(exc, json_output)
-    if json_output and rated is not None:
-        typer.echo(
-            json.dumps(
-                {
-                    "width": goal_board.width,
-                    "height": goal_board.height,
-                    "blank": goal_board.blank,
-                    "goal": list(goal_board.tiles),
-                    "boards": [list(b.tiles) for b in boards],
-                    "lengths": [r.to_dict() for r in rated],
-                    "strategy": rated[0].strategy,
-                    "uniformity": UNIFORMITY[rated[0].strategy],
-                }
-            )
-        )
-    elif json_output:
-        typer.echo(
-            json.dumps(
-                {
-                    "width": goal_board.width,
-                    "height": goal_board.height,
-                    "blank": goal_board.blank,
-                    "goal": list(goal_board.tiles),
-                    "boards": [list(b.tiles) for b in boards],
-                }
-            )
-        )
-    else:
-        for b in boards:
-            typer.echo(format_board(b, "line"))
+
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    boards: list = []  # --json only
+    rated: list = []
+    made = 0
+    stopped: BaseException | None = None
+    try:
+        while made < count:
+            if rated_stream is not None:
+                r = next(rated_stream)
+                board = r.board
+                if json_output:
+                    rated.append(r)
+            else:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise SearchLimitExceeded(f"--max-seconds {max_seconds:g} reached", None, "max_seconds")
+                board = next(board_stream)  # type: ignore[arg-type]
+            made += 1
+            if json_output:
+                boards.append(board)
+            else:
+                typer.echo(format_board(board, "line"))
+    except SearchLimitExceeded as exc:
+        stopped = exc
+    except HANDLED as exc:
+        fail(exc, json_output)
+    finally:
+        if rated_stream is not None:
+            rated_stream.close()
+    if json_output:
+        payload = {
+            "width": goal_board.width,
+            "height": goal_board.height,
+            "blank": goal_board.blank,
+            "goal": list(goal_board.tiles),
+            "boards": [list(b.tiles) for b in boards],
+        }
+        if rated_stream is not None:
+            payload["lengths"] = [r.to_dict() for r in rated]
+            payload["strategy"] = strategy
+            payload["uniformity"] = UNIFORMITY[strategy]
+        if stopped is not None:
+            payload["stopped"] = f"{stopped}: {made} of {count} boards made"
+        typer.echo(json.dumps(payload))
+    if stopped is not None:
+        typer.echo(f"npuzzle: {stopped}: {made} of {count} boards made", err=True)
+        raise typer.Exit(EXIT_LIMIT)
 
 
 def _size(size: str | None) -> tuple[int, int]:
