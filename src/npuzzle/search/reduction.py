@@ -54,6 +54,11 @@ WORK_PER_MANHATTAN = 2.7
 # answers); the improving search keeps the full weighted walks.
 QUICK_FAR_WALK = 4
 QUICK_FULL_WALK_CELLS = 2_500  # up to 50×50 the quick answer keeps the full walks (a quarter second or less)
+# One reduction with full walks takes about this many quick answers (with the straight-line walks) on
+# boards over QUICK_FULL_WALK_CELLS (100×100: 1.6-2.0 s against 1.0-1.2 s CPU). solve_reduction tries as
+# many variants per line as its share of the time pays for on every line (more variants for the first
+# lines only, then the faster walks for the rest, gave longer answers: 2.65 against 2.60 × Manhattan).
+FULL_WALK_COST = 1.8
 LINES_SHARE = 0.5  # of solve_reduction's time for choosing line variants; the rest smooths the answer
 SMOOTH_WINDOWS = (32, 48, 64)  # moves per stretch that smooth_local re-solves, in turn (each until it stalls)
 SMOOTH_MARGIN = 1  # cells round the box a stretch's blank walks in that its replacement may use
@@ -280,11 +285,13 @@ def best_line_cells(
     *,
     deadline: float | None = None,
     lams: Sequence[int] = VARIANT_LAMS,
+    max_variants: int | None = None,
 ) -> np.ndarray:
     """Reduce line by line, trying for each line every side that may be peeled, both ends to start from and
     every weight in ``lams``, keeping the variant with the fewest moves now plus ``WORK_PER_MANHATTAN`` per
     unit of Manhattan distance left. Past ``deadline`` (a :func:`time.monotonic` value) only the first
-    variant is tried for each remaining line, with the quick answer's faster walks."""
+    variant is tried for each remaining line, with the quick answer's faster walks. ``max_variants``: at
+    most that many variants per line (the quick answer's weight first)."""
     _check(width, height)
     pos = _Position.start(values, width, height, blank_home)
     region = _Region(0, height, 0, width)
@@ -295,7 +302,7 @@ def best_line_cells(
             for lam in sorted(lams, key=lambda x: x != QUICK_LAM)  # the quick answer's weight first
             for reverse in (False, True)
             for row, low in _peel_choices(region, width, blank_home)
-        ]
+        ][:max_variants]
         late = deadline is not None and time.monotonic() > deadline
         for row, low, reverse, lam in variants:
             if best is not None and late:
@@ -530,8 +537,14 @@ def solve_reduction(
     best = quick
     remaining = deadline - time.monotonic()
     share = min(LINES_SHARE * remaining, remaining - 1.5 * quick_seconds)
+    # one pass of full walks costs about FULL_WALK_COST quick answers where those took the faster walks
+    full_pass = quick_seconds * (FULL_WALK_COST if width * height > QUICK_FULL_WALK_CELLS else 1.0)
+    # at least one variant: lines done after the share take the faster walks (a mix, still shorter)
+    variants = max(1, int(share / full_pass)) if full_pass > 0 else None
     if share > 0:
-        best = best_line_cells(values, width, height, blank_home, deadline=time.monotonic() + share)
+        best = best_line_cells(
+            values, width, height, blank_home, deadline=time.monotonic() + share, max_variants=variants
+        )
     start_blank = values.index(blank_home)
     quick, n_quick = cancel_inverses(start_blank, quick, len(quick))
     best, n_best = cancel_inverses(start_blank, best, len(best))
