@@ -78,6 +78,55 @@ def grow_stack(
 
 
 @njit
+def load_regs(regs: np.ndarray) -> tuple[int, int, int, int, int, int, int]:
+    """``(depth, threshold, excess, generated, expanded, iterations, deepest)`` from the registers, ``excess``
+    being the smallest ``f - threshold`` among the children pruned so far (> 0; ``INF`` - threshold at
+    first). Every IDA* kernel starts with it (inlined by LLVM: no call in the hot loop)."""
+    threshold = regs[R_THRESHOLD]
+    return (
+        regs[R_DEPTH],
+        threshold,
+        regs[R_NEXT] - threshold,
+        regs[R_GENERATED],
+        regs[R_EXPANDED],
+        regs[R_ITERATIONS],
+        regs[R_DEEPEST],
+    )
+
+
+@njit
+def save_regs(
+    regs: np.ndarray,
+    depth: int,
+    threshold: int,
+    excess: int,
+    generated: int,
+    expanded: int,
+    iterations: int,
+    deepest: int,
+) -> None:
+    """The inverse of :func:`load_regs` (``R_NEXT = threshold + excess``, at most ``INF``)."""
+    regs[R_DEPTH] = depth
+    regs[R_THRESHOLD] = threshold
+    regs[R_NEXT] = min(threshold + excess, INF)
+    regs[R_GENERATED] = generated
+    regs[R_EXPANDED] = expanded
+    regs[R_ITERATIONS] = iterations
+    regs[R_DEEPEST] = deepest
+
+
+@njit
+def next_threshold(threshold: int, excess: int, capacity: int) -> tuple[int, int, int]:
+    """``(status, threshold, excess)`` when an iteration ends at the root without a solution: ``EXHAUSTED``
+    (nothing was pruned: no solution at any depth), ``GROW`` (the new threshold reaches the stack's
+    ``capacity``) or ``BUDGET`` (go on), with the threshold raised by ``excess`` and ``excess`` reset."""
+    if excess >= INF:
+        return EXHAUSTED, threshold, excess
+    threshold += excess
+    return (GROW if threshold >= capacity else BUDGET), threshold, INF
+
+
+@njit
 def row_shift(row_length: int) -> int:
     """``log2(row_length)`` for a power of two (rows of :func:`.heuristics.padded_rows`)."""
     shift = 0
@@ -111,13 +160,7 @@ def idastar_table(
     flat_nbrs = nbrs.ravel()
     flat_cost = cost.ravel()
     end = nbrs[0, nbrs.shape[1] - 1]  # the NO_CELL end marker (padding is the marker too)
-    depth = regs[R_DEPTH]
-    threshold = regs[R_THRESHOLD]
-    excess = regs[R_NEXT] - threshold  # smallest f - threshold among pruned children (> 0)
-    generated = regs[R_GENERATED]
-    expanded = regs[R_EXPANDED]
-    iterations = regs[R_ITERATIONS]
-    deepest = regs[R_DEEPEST]
+    depth, threshold, excess, generated, expanded, iterations, deepest = load_regs(regs)
     stop_at = expanded + node_budget
     capacity = path.shape[0] - 2
     status = BUDGET
@@ -173,28 +216,15 @@ def idastar_table(
             k = np.uint64(child[depth + 1])
         else:  # the iteration ended without a solution
             iterations += 1
-            if excess >= INF:
-                status = EXHAUSTED
-                break
-            threshold += excess
-            excess = INF
+            status, threshold, excess = next_threshold(threshold, excess, capacity)
             room = threshold - 1
             k = np.uint64(0)
-            if threshold >= capacity:
-                status = GROW
-                break
-            if expanded >= stop_at:
+            if status != BUDGET or expanded >= stop_at:
                 break
             expanded += 1
     child[depth + 1] = k
     deepest = max(deepest, depth)
-    regs[R_DEPTH] = depth
-    regs[R_THRESHOLD] = threshold
-    regs[R_NEXT] = min(threshold + excess, INF)
-    regs[R_GENERATED] = generated
-    regs[R_EXPANDED] = expanded
-    regs[R_ITERATIONS] = iterations
-    regs[R_DEEPEST] = deepest
+    save_regs(regs, depth, threshold, excess, generated, expanded, iterations, deepest)
     return status
 
 
@@ -398,13 +428,7 @@ def idastar_lci(
     ks = np.uint64(k_shift)
     cs = np.uint64(c_shift)
     end = np.uint64(nbrs[0, nbrs.shape[1] - 1])
-    depth = regs[R_DEPTH]
-    threshold = regs[R_THRESHOLD]
-    excess = regs[R_NEXT] - threshold
-    generated = regs[R_GENERATED]
-    expanded = regs[R_EXPANDED]
-    iterations = regs[R_ITERATIONS]
-    deepest = regs[R_DEEPEST]
+    depth, threshold, excess, generated, expanded, iterations, deepest = load_regs(regs)
     stop_at = expanded + node_budget
     capacity = path.shape[0] - 2
     status = BUDGET
@@ -495,28 +519,15 @@ def idastar_lci(
             k = np.uint64(child[depth + 1])
         else:
             iterations += 1
-            if excess >= INF:
-                status = EXHAUSTED
-                break
-            threshold += excess
-            excess = INF
+            status, threshold, excess = next_threshold(threshold, excess, capacity)
             room = threshold - 1
             k = np.uint64(0)
-            if threshold >= capacity:
-                status = GROW
-                break
-            if expanded >= stop_at:
+            if status != BUDGET or expanded >= stop_at:
                 break
             expanded += 1
     child[depth + 1] = k
     deepest = max(deepest, depth)
-    regs[R_DEPTH] = depth
-    regs[R_THRESHOLD] = threshold
-    regs[R_NEXT] = min(threshold + excess, INF)
-    regs[R_GENERATED] = generated
-    regs[R_EXPANDED] = expanded
-    regs[R_ITERATIONS] = iterations
-    regs[R_DEEPEST] = deepest
+    save_regs(regs, depth, threshold, excess, generated, expanded, iterations, deepest)
     return status
 
 
@@ -609,13 +620,7 @@ def idastar_general(
     :mod:`.multi_pdb`). ``h == 0`` must hold only at the goal, which is true of every kind in
     :mod:`.heuristics`."""
     end = nbrs[0, nbrs.shape[1] - 1]
-    depth = regs[R_DEPTH]
-    threshold = regs[R_THRESHOLD]
-    excess = regs[R_NEXT] - threshold
-    generated = regs[R_GENERATED]
-    expanded = regs[R_EXPANDED]
-    iterations = regs[R_ITERATIONS]
-    deepest = regs[R_DEEPEST]
+    depth, threshold, excess, generated, expanded, iterations, deepest = load_regs(regs)
     stop_at = expanded + node_budget
     capacity = path.shape[0] - 2
     status = BUDGET
@@ -670,27 +675,14 @@ def idastar_general(
             k = np.int64(child[depth + 1])
         else:
             iterations += 1
-            if excess >= INF:
-                status = EXHAUSTED
-                break
-            threshold += excess
-            excess = INF
+            status, threshold, excess = next_threshold(threshold, excess, capacity)
             room = threshold - 1
             k = 0
-            if threshold >= capacity:
-                status = GROW
-                break
-            if expanded >= stop_at:
+            if status != BUDGET or expanded >= stop_at:
                 break
             expanded += 1
     child[depth + 1] = k
-    regs[R_DEPTH] = depth
-    regs[R_THRESHOLD] = threshold
-    regs[R_NEXT] = min(threshold + excess, INF)
-    regs[R_GENERATED] = generated
-    regs[R_EXPANDED] = expanded
-    regs[R_ITERATIONS] = iterations
-    regs[R_DEEPEST] = deepest
+    save_regs(regs, depth, threshold, excess, generated, expanded, iterations, deepest)
     return status
 
 
@@ -872,8 +864,11 @@ __all__ = [
     "lc_packed",
     "lc_tables",
     "lc_work",
+    "load_regs",
     "n_line_keys",
     "new_stack",
+    "next_threshold",
     "row_col_tables",
     "row_shift",
+    "save_regs",
 ]

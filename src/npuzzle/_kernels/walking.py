@@ -51,21 +51,7 @@ from .heuristics import (
     vertical_key,
     walking_bound,
 )
-from .idastar import (
-    BUDGET,
-    EXHAUSTED,
-    FOUND,
-    GROW,
-    INF,
-    R_DEEPEST,
-    R_DEPTH,
-    R_EXPANDED,
-    R_GENERATED,
-    R_ITERATIONS,
-    R_NEXT,
-    R_THRESHOLD,
-    row_shift,
-)
+from .idastar import BUDGET, FOUND, load_regs, next_threshold, row_shift, save_regs
 from .moves import SINGLE, neighbour_table
 
 MAX_PATTERNS = 500_000  # larger pattern graphs are refused: reaching this takes about a second (4x4 has
@@ -292,13 +278,7 @@ def idastar_wd(
     wm1 = width - 1
     hm1 = height - 1
     end = np.uint64(flat_nbrs[(1 << k_shift) - 1])  # row 0's last entry: the end marker (padding)
-    depth = regs[R_DEPTH]
-    threshold = regs[R_THRESHOLD]
-    excess = regs[R_NEXT] - threshold
-    generated = regs[R_GENERATED]
-    expanded = regs[R_EXPANDED]
-    iterations = regs[R_ITERATIONS]
-    deepest = regs[R_DEEPEST]
+    depth, threshold, excess, generated, expanded, iterations, deepest = load_regs(regs)
     stop_at = expanded + node_budget
     capacity = path.shape[0] - 2
     status = BUDGET
@@ -392,28 +372,15 @@ def idastar_wd(
             ih = np.int64(wd_stack[depth + 1, 3])
         else:
             iterations += 1
-            if excess >= INF:
-                status = EXHAUSTED
-                break
-            threshold += excess
-            excess = INF
+            status, threshold, excess = next_threshold(threshold, excess, capacity)
             room = threshold - 1
             k = np.uint64(0)
-            if threshold >= capacity:
-                status = GROW
-                break
-            if expanded >= stop_at:
+            if status != BUDGET or expanded >= stop_at:
                 break
             expanded += 1
     child[depth + 1] = k
     deepest = max(deepest, depth)
-    regs[R_DEPTH] = depth
-    regs[R_THRESHOLD] = threshold
-    regs[R_NEXT] = min(threshold + excess, INF)
-    regs[R_GENERATED] = generated
-    regs[R_EXPANDED] = expanded
-    regs[R_ITERATIONS] = iterations
-    regs[R_DEEPEST] = deepest
+    save_regs(regs, depth, threshold, excess, generated, expanded, iterations, deepest)
     return status
 
 
