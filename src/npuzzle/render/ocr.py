@@ -34,6 +34,8 @@ EMPTY_INK = 0.004  # a cell with less ink than this share of its pixels is empty
 CELL_HEIGHT = 72  # pixels: each cell on the sheet (digits ≈ 30..40 px tall, Tesseract's favourite range)
 INSET = 0.1  # share of each side of a cell left out (bevels, gaps)
 TIMEOUT = 60  # seconds for one Tesseract run
+DIGIT_HEIGHT = 40  # pixels: digits' height in the second looks
+RETRY_SHARE = 0.3  # cells are retried one by one only when the sheet read this share of them clearly
 
 
 class OcrUnavailableError(PictureError):
@@ -97,6 +99,27 @@ def _run(image: PILImage.Image, psm: int) -> list[tuple[str, float, tuple[int, i
     return words
 
 
+def _variants(mask: PILImage.Image) -> list[PILImage.Image]:
+    """Second looks at a cell's ink: cut to the ink's bounding box, scaled to :data:`DIGIT_HEIGHT` px tall on
+    a white margin, as it is and with its strokes thickened by a pixel."""
+    import numpy as np
+    from PIL import Image, ImageFilter
+
+    ink = np.asarray(mask) == 0
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if len(rows) == 0:
+        return []
+    tight = mask.crop((int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1))
+    scale = DIGIT_HEIGHT / tight.height
+    tight = tight.resize((max(1, round(tight.width * scale)), DIGIT_HEIGHT), Image.Resampling.LANCZOS)
+    out = []
+    for image in (tight, tight.filter(ImageFilter.MinFilter(3))):
+        sheet = Image.new("L", (image.width + DIGIT_HEIGHT, 2 * DIGIT_HEIGHT), 255)
+        sheet.paste(image, (DIGIT_HEIGHT // 2, DIGIT_HEIGHT // 2))
+        out.append(sheet)
+    return out
+
+
 def read_numbers(cells: list[PILImage.Image]) -> NumberReading:
     """The number on each of ``cells`` (images of single cells), in one Tesseract run plus retries."""
     import numpy as np
@@ -135,13 +158,19 @@ def read_numbers(cells: list[PILImage.Image]) -> NumberReading:
 
     numbers: list[int | None] = []
     confidence: list[float] = []
+    inked = [i for i, m in enumerate(masks) if m is not None]
+    clear = sum(1 for i in inked if len(found[i]) == 1 and found[i][0][0].isdigit())
+    # retries cost one Tesseract run per cell: worth it for a few cells of a numbered board, not when the
+    # sheet showed numbers on almost none of the tiles (picture tiles, or not a puzzle)
+    retry = clear >= RETRY_SHARE * len(inked)
     for index, mask in enumerate(masks):
         words = found[index]
-        if mask is not None and (len(words) != 1 or not words[0][0].isdigit()):
+        if retry and mask is not None and (len(words) != 1 or not words[0][0].isdigit()):
             padded = Image.new("L", (mask.width + 2 * CELL_HEIGHT, 3 * CELL_HEIGHT), 255)
             padded.paste(mask, (CELL_HEIGHT, CELL_HEIGHT))
-            for psm in (7, 10):  # one line, then one character
-                words = [(t, c) for t, c, _ in _run(padded, psm)]
+            for variant, psm in ((padded, 7), (padded, 10), *((v, 8) for v in _variants(mask))):
+                # one line, one character; then the ink alone, tightly cut and rescaled, thin and thickened
+                words = [(t, c) for t, c, _ in _run(variant, psm)]
                 if len(words) == 1 and words[0][0].isdigit():
                     break
             if len(words) > 1:  # one number split in two words: digits side by side

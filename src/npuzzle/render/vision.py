@@ -214,7 +214,10 @@ class ReferenceMismatchError(ReadingError):
 
 
 class NumbersUnreadableError(ReadingError):
-    """The numbers on numbered tiles could not all be read, or do not fit the board."""
+    """The numbers on numbered tiles could not all be read, or do not fit the board. ``cells_needed``: the
+    board's cell count the numbers read call for, when they were all larger than the grid found allows."""
+
+    cells_needed: int | None = None
 
 
 class UnsolvableReadingError(ReadingError):
@@ -398,6 +401,8 @@ def _read_without_reference(
     try:
         return _read_numbers(image, grid, None, width, height)
     except NumbersUnreadableError as exc:
+        if exc.cells_needed is not None and width is None:
+            return _read_numbers_bigger(image, grid, exc, exc.cells_needed)
         if not str(exc).startswith("found a"):  # numbers were seen: not a picture puzzle
             raise
         numbers_problem = exc
@@ -406,6 +411,23 @@ def _read_without_reference(
     except PictureReassemblyError as exc:
         raise PictureReassemblyError(f"{exc}; no numbers were read on the tiles either ({numbers_problem})",
                                      exc.reading) from None
+
+
+def _read_numbers_bigger(
+    image: PILImage.Image, grid: Grid, problem: NumbersUnreadableError, cells: int
+) -> ScreenshotReading:
+    """The numbers read say the board has ``cells`` cells, more than ``grid`` (part of the board taken for
+    all of it): look again for a grid of that many cells, the shapes closest to the grid found first."""
+    shapes = [(w, cells // w) for w in range(2, 17) if cells % w == 0 and 2 <= cells // w <= 16]
+    aspect = grid.width / grid.height
+    shapes.sort(key=lambda wh: abs(wh[0] / wh[1] - aspect) + abs(wh[0] / wh[1] - 1))
+    for w, h in shapes[:2]:
+        try:
+            bigger = locate_grid(image, w, h)
+            return _read_numbers(image, bigger, None, w, h)
+        except (GridNotFoundError, NumbersUnreadableError):
+            continue
+    raise problem
 
 
 PICTURE_RIM = 14.0  # 0..255: tiles whose rims vary more than this (median over cells) are picture tiles
@@ -581,10 +603,21 @@ def _read_numbers(
     unread = [c for c, v in enumerate(got.numbers) if v is None and c not in got.empty]
     missing = sorted(wanted - set(counts))
     if out_of_range and all(v > n - 1 for v in out_of_range) and len(out_of_range) == len(missing):
-        raise NumbersUnreadableError(
+        bigger = NumbersUnreadableError(
             f"read numbers up to {max(out_of_range)} on a {size} grid (tiles 1..{n - 1}): the board is bigger "
             "than the grid found; give --size and --crop"
         )
+        bigger.cells_needed = max(out_of_range) + 1
+        raise bigger
+    numbers = list(got.numbers)
+    confidence = list(got.confidence)
+    sure = all(confidence[c] >= MIN_CONFIDENCE for c, v in enumerate(numbers) if v is not None)
+    if len(unread) == 1 and len(missing) == 1 and not out_of_range and not repeated and sure:
+        # by elimination: every other number was read clearly, so the one illegible tile carries the one
+        # number not seen (never a choice between two: two illegible tiles are refused below)
+        numbers[unread[0]] = missing[0]
+        confidence[unread[0]] = MIN_CONFIDENCE
+        unread, missing = [], []
     if out_of_range or repeated or unread or missing:
         parts = []
         if unread:
@@ -600,10 +633,15 @@ def _read_numbers(
             "or larger screenshot, or check --size and --crop"
         )
     hole = got.empty[0]
-    tiles = [0 if cell == hole else int(got.numbers[cell] or 0) for cell in range(n)]
+    doubtful = [c for c, v in enumerate(numbers) if v is not None and confidence[c] < MIN_CONFIDENCE]
+    if len(doubtful) == 1:
+        # every number 1..N-1 was found once and all but one clearly: the doubtful one is the only number
+        # left for its tile, so elimination settles it (two doubtful cells could be two misreads: refused)
+        confidence[doubtful[0]] = MIN_CONFIDENCE
+    tiles = [0 if cell == hole else int(numbers[cell] or 0) for cell in range(n)]
     board = Board(tiles, grid.width, grid.height, blank=0)
     goal = blank_at(grid.width, grid.height, n - 1)
-    return ScreenshotReading(board, goal, got.confidence, n - 1, (), "numbers", grid)
+    return ScreenshotReading(board, goal, tuple(confidence), n - 1, (), "numbers", grid)
 
 
 def _check_solvable(reading: ScreenshotReading) -> None:
