@@ -1,0 +1,227 @@
+"""Picture tiles without a reference: reassembly from the tiles' own seams (issue 12, render/jigsaw.py)."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+import numpy as np
+import pytest
+from PIL import Image, ImageFilter
+
+from npuzzle.errors import PuzzleError
+from npuzzle.render import jigsaw
+from npuzzle.render.locate import Axis, Grid, locate_grid, refine_grid
+from npuzzle.render.vision import (
+    PictureReassemblyError,
+    ScreenshotReading,
+    UnsolvableReadingError,
+    parse_hole_home,
+    read_screenshot,
+)
+from npuzzle.solvability import is_solvable
+from screenshots import Shot, Style, game_screenshot, random_style
+
+
+def _truth(shot: Shot) -> tuple[int, ...]:
+    """Home cell (0-based) of the tile in each screenshot cell, -1 at the hole."""
+    return tuple(-1 if label == 0 else label - 1 for label in shot.board.tiles)
+
+
+def _true_cells(shot: Shot) -> list[np.ndarray]:
+    """The tiles cut exactly where the generator drew them."""
+    style = shot.style
+    x, y, _, _ = shot.box
+    side, pitch = style.tile * style.scale, (style.tile + style.gap) * style.scale
+    pixels = np.asarray(shot.image)
+    return [
+        pixels[round(y + r * pitch) : round(y + r * pitch + side), round(x + c * pitch) : round(x + c * pitch + side)]
+        for r in range(style.height)
+        for c in range(style.width)
+    ]
+
+
+# -- the kernel of the method, on exact cuts ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def photo_4x4() -> Shot:
+    return game_screenshot(Style(width=4, height=4, kind="picture", tile=80, gap=3, jpeg=75, hole="black", seed=11))
+
+
+def test_seam_costs_prefer_true_neighbours(photo_4x4: Shot) -> None:
+    tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
+    lr, tb = jigsaw.seam_costs(tiles)
+    n = len(tiles)
+    assert lr.shape == tb.shape == (n, n)
+    assert np.all(np.diag(lr) >= jigsaw.FORBIDDEN)
+    home_of = _truth(photo_4x4)
+    cell_of = {home: cell for cell, home in enumerate(home_of) if home >= 0}
+    right_pairs = [(cell_of[h], cell_of[h + 1]) for h in cell_of if h % 4 < 3 and h + 1 in cell_of]
+    # most true neighbours are each other's best match; none is among the worst half
+    best = sum(int(np.argmin(lr[a]) == b) for a, b in right_pairs)
+    assert best >= 0.75 * len(right_pairs)
+    for a, b in right_pairs:
+        assert lr[a, b] < np.median(lr[a][lr[a] < jigsaw.FORBIDDEN])
+
+
+def test_assemble_exact_cuts(photo_4x4: Shot) -> None:
+    tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
+    hole = photo_4x4.board.blank_cell
+    got = jigsaw.assemble(tiles, 4, 4, hole)
+    assert got.homes == _truth(photo_4x4)
+    assert got.hole == hole and got.missing == 15
+    assert sorted(got.homes) == [-1, *range(15)]  # every tile used once
+    assert got.margin > 0.25 and got.seam_ratio < 0.85 and got.buddies > 0.6
+    assert len(got.confidence) == 16 and min(got.confidence) > 0.2
+
+
+def test_beam_finds_the_cheapest_arrangement_of_a_tiny_board() -> None:
+    """On 2×2 and 3×2 boards every arrangement can be listed: the search returns the cheapest."""
+    rng = np.random.default_rng(5)
+    for width, height in ((2, 2), (3, 2)):
+        n_cells = width * height
+        tiles = rng.uniform(0, 255, (n_cells, 24, 24, 3)).astype(np.float32)
+        hole = n_cells - 2
+        got = jigsaw.assemble(tiles, width, height, hole, beam=8)
+        pieces = [c for c in range(n_cells) if c != hole]
+        lr, tb = jigsaw.seam_costs(tiles[pieces])
+        best = np.inf
+        for perm in itertools.permutations(range(len(pieces))):
+            arrangement = [*perm[: n_cells - 1], -1]
+            best = min(best, jigsaw._total(arrangement, lr, tb, width, height))
+        assert got.cost == pytest.approx(best)
+
+
+# -- reading whole windows without a reference -------------------------------------------------------------
+
+WINDOWS = {
+    "photo-3x3-gaps": Style(width=3, height=3, kind="picture", tile=90, gap=4, jpeg=70, hole="black", seed=1),
+    "relief-4x4-colour-hole": Style(width=4, height=4, kind="picture", picture="jacksboro", tile=90, gap=3,
+                                    frame=12, hole="colour", scale=1.2, jpeg=85, seed=2),
+    "photo-4x4-touching": Style(width=4, height=4, kind="picture", tile=80, gap=0, frame=8, hole="background",
+                                scale=1.1, jpeg=80, seed=6),
+}
+
+
+@pytest.fixture(scope="module")
+def readings() -> dict[str, tuple[Shot, ScreenshotReading]]:
+    out = {}
+    for name, style in WINDOWS.items():
+        shot = game_screenshot(style)
+        out[name] = (shot, read_screenshot(shot.image))
+    return out
+
+
+@pytest.mark.parametrize("name", list(WINDOWS))
+def test_whole_window_without_reference(name: str, readings: dict[str, tuple[Shot, ScreenshotReading]]) -> None:
+    shot, reading = readings[name]
+    assert reading.kind == "picture"
+    assert reading.board == shot.board and reading.goal == shot.goal
+    assert is_solvable(reading.board, reading.goal)
+    assert reading.picture is not None and reading.picture.size[0] > 0
+    assert not reading.ambiguous
+
+
+def test_bytes_in_and_hole_home(readings: dict[str, tuple[Shot, ScreenshotReading]]) -> None:
+    shot, reading = readings["photo-3x3-gaps"]
+    buffer = io.BytesIO()
+    shot.image.save(buffer, "PNG")
+    assert read_screenshot(buffer.getvalue()).board == reading.board
+    assert parse_hole_home(None, 4, 3) == 11 and parse_hole_home("top-left", 4, 3) == 0
+    assert parse_hole_home("5", 4, 3) == 5
+    with pytest.raises(PuzzleError, match="outside a 4x3 board"):
+        parse_hole_home(12, 4, 3)
+    with pytest.raises(PuzzleError, match="not a cell number"):
+        parse_hole_home("middle", 4, 3)
+    with pytest.raises(PuzzleError, match="not a readable image"):
+        read_screenshot(b"not an image")
+
+
+def test_hole_home_elsewhere() -> None:
+    style = Style(width=3, height=3, kind="picture", tile=90, gap=4, jpeg=80, hole="black", missing=0, seed=21)
+    shot = game_screenshot(style)
+    reading = read_screenshot(shot.image, hole_home="top-left")
+    assert reading.board == shot.board and reading.goal == shot.goal and reading.missing == 0
+
+
+def test_blurred_screenshot_is_refused_naming_the_cause() -> None:
+    shot = game_screenshot(WINDOWS["relief-4x4-colour-hole"])
+    x, y, w, h = shot.box
+    blurred = shot.image.copy()
+    board = blurred.crop((x, y, x + w, y + h)).filter(ImageFilter.GaussianBlur(12))
+    blurred.paste(board, (x, y))
+    with pytest.raises(PuzzleError, match=r"--size|--crop|--reference"):
+        read_screenshot(blurred, 4, 4)
+
+
+def test_flat_picture_is_refused_not_guessed() -> None:
+    """Every tile alike: no arrangement is better than another, so no board comes back."""
+    style = WINDOWS["photo-3x3-gaps"]
+    shot = game_screenshot(style)
+    x, y, _, _ = shot.box
+    image = shot.image.copy()
+    rng = np.random.default_rng(3)
+    pitch = (style.tile + style.gap) * style.scale
+    for cell, label in enumerate(shot.board.tiles):
+        if label:
+            r, c = divmod(cell, 3)
+            noise = rng.normal(128, 3, (round(style.tile), round(style.tile), 3))
+            tile = Image.fromarray(np.clip(noise, 0, 255).astype(np.uint8), "RGB")
+            image.paste(tile, (round(x + c * pitch), round(y + r * pitch)))
+    with pytest.raises(PictureReassemblyError, match=r"too few details|--reference"):
+        read_screenshot(image)
+
+
+def test_wrong_size_is_refused() -> None:
+    shot = game_screenshot(WINDOWS["photo-3x3-gaps"])
+    with pytest.raises(PuzzleError, match="--size"):
+        read_screenshot(shot.image, 4, 4)
+
+
+def test_an_unsolvable_arrangement_is_never_returned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tiles exchanged (the other parity class): refused, not returned."""
+    real = jigsaw.assemble
+
+    def swapped(*args: object, **kwargs: object) -> jigsaw.Assembly:
+        got = real(*args, **kwargs)  # type: ignore[arg-type]
+        homes = list(got.homes)
+        a, b = [i for i, h in enumerate(homes) if h >= 0][:2]
+        homes[a], homes[b] = homes[b], homes[a]
+        return jigsaw.Assembly(tuple(homes), got.hole, got.missing, got.cost, got.seam_ratio, got.buddies,
+                               got.margin, got.confidence, got.uncertain)
+
+    monkeypatch.setattr(jigsaw, "assemble", swapped)
+    shot = game_screenshot(WINDOWS["photo-3x3-gaps"])
+    with pytest.raises(UnsolvableReadingError):
+        read_screenshot(shot.image)
+
+
+def test_refine_grid_snaps_to_the_tiles() -> None:
+    shot = game_screenshot(WINDOWS["photo-4x4-touching"])
+    grid = locate_grid(shot.image)
+    x, y, w, h = shot.box
+    off = Grid(Axis(grid.columns.start - 4, grid.columns.pitch, grid.columns.tile, 4),
+               Axis(grid.rows.start + 3, grid.rows.pitch, grid.rows.tile, 4))
+    fixed = refine_grid(shot.image, off)
+    x0, y0, x1, y1 = fixed.box
+    assert max(abs(x0 - x), abs(y0 - y), abs(x1 - x - w), abs(y1 - y - h)) <= 1.5
+
+
+# -- the seed sweep (slow) ---------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_sweep_never_wrong() -> None:
+    """Development seeds: picture tiles without a reference are read right or refused, never wrong."""
+    right = 0
+    for seed in range(200, 216):
+        style = random_style(seed, kind="picture", sizes=(3, 4))
+        shot = game_screenshot(style)
+        try:
+            reading = read_screenshot(shot.image)
+        except PuzzleError:
+            continue
+        assert reading.board == shot.board and reading.goal == shot.goal, f"seed {seed}"
+        right += 1
+    assert right >= 8
