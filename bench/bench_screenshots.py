@@ -2,9 +2,11 @@
 
 Screenshots come from ``tests/screenshots.py`` (matplotlib's sample pictures and DejaVu digits, window
 chrome, frame, margins, gaps 0..8 px, scale 0.5..2, JPEG 40..90, hole black/coloured/background, 3×3..6×6).
-Seeds used while tuning: 0..99 and 100..199; this benchmark uses 1000 + k (never looked at while tuning).
+Seeds used while tuning: 0..199; this benchmark uses 1000 + k (never looked at while tuning). Picture
+tiles without a reference have their hole's home at the bottom-right (the reader's default); with a
+reference it is anywhere. Per style, then per board size: right / refused / wrong, seconds per read.
 
-    python bench/bench_screenshots.py --count 30          # three styles × 30 screenshots
+    python bench/bench_screenshots.py --count 100         # three styles × 100 screenshots
 """
 
 from __future__ import annotations
@@ -29,44 +31,57 @@ STYLES = {
 FIRST_SEED = 1000
 
 
-def run(count: int, styles: list[str]) -> None:
-    print(f"load average before: {os.getloadavg()[0]:.1f}")
+def _line(name: str, tally: dict[str, int], seconds: list[float], extra: str = "") -> str:
+    seconds = sorted(seconds)
+    total = sum(tally.values())
+    return (
+        f"{name:30s} right {tally['right']:3d}  refused {tally['refused']:3d}  wrong {tally['wrong']:3d}  "
+        f"of {total:3d}   median {seconds[len(seconds) // 2]:.1f} s, max {seconds[-1]:.1f} s{extra}"
+    )
+
+
+def run(count: int, styles: list[str], first_seed: int = FIRST_SEED) -> None:
+    print(f"seeds {first_seed}..{first_seed + count - 1}; load average before: {os.getloadavg()[0]:.1f}", flush=True)
     for name in styles:
         kind, with_reference = STYLES[name]
         tally = {"right": 0, "refused": 0, "wrong": 0}
+        by_size: dict[str, tuple[dict[str, int], list[float]]] = {}
         causes: dict[str, int] = {}
         seconds = []
         for k in range(count):
-            style = random_style(FIRST_SEED + k, kind=kind, missing_bottom_right=not with_reference)
+            style = random_style(first_seed + k, kind=kind, missing_bottom_right=not with_reference)
             shot = game_screenshot(style)
+            size = f"{style.width}x{style.height}"
+            size_tally, size_seconds = by_size.setdefault(size, ({"right": 0, "refused": 0, "wrong": 0}, []))
             t0 = time.perf_counter()
             try:
                 reading = read_screenshot(shot.image, reference=shot.reference if with_reference else None)
             except PuzzleError as exc:
-                tally["refused"] += 1
+                outcome = "refused"
                 causes[type(exc).__name__] = causes.get(type(exc).__name__, 0) + 1
             else:
                 ok = reading.board == shot.board and reading.goal == shot.goal
-                tally["right" if ok else "wrong"] += 1
+                outcome = "right" if ok else "wrong"
                 if not ok:
-                    print(f"  WRONG: seed {FIRST_SEED + k} {style}", flush=True)
-            seconds.append(time.perf_counter() - t0)
-        seconds.sort()
-        print(
-            f"{name:26s} right {tally['right']:3d}  refused {tally['refused']:3d}  wrong {tally['wrong']:3d}  "
-            f"of {count}   median {seconds[len(seconds) // 2]:.1f} s, max {seconds[-1]:.1f} s   "
-            f"refusals: {causes}",
-            flush=True,
-        )
+                    print(f"  WRONG: seed {first_seed + k} {style}", flush=True)
+            elapsed = time.perf_counter() - t0
+            tally[outcome] += 1
+            size_tally[outcome] += 1
+            seconds.append(elapsed)
+            size_seconds.append(elapsed)
+        print(_line(name, tally, seconds, f"   refusals: {causes}"), flush=True)
+        for size in sorted(by_size, key=lambda wh: (int(wh.split("x")[0]) * int(wh.split("x")[1]), wh)):
+            print(_line(f"  {size}", *by_size[size]), flush=True)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=30)
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--style", action="append", choices=list(STYLES))
     args = parser.parse_args()
-    run(args.count, args.style or list(STYLES))
+    run(args.count, args.style or list(STYLES), args.first_seed)
 
 
 if __name__ == "__main__":
