@@ -1,7 +1,10 @@
-"""Reading a picture puzzle from a screenshot.
+"""Reading a sliding puzzle from a screenshot: :func:`read_screenshot`, the one public entry point.
 
-Input: a screenshot of the scrambled puzzle cropped to the board, the board size W×H, and a *reference*: the
-original picture or a screenshot of the solved puzzle. Output (:class:`ScreenshotReading`): a Board whose
+Input: a screenshot (a whole game window: the grid is found by :mod:`~npuzzle.render.locate`; or the board
+alone), optionally the board size W×H and a *reference*: the original picture or a screenshot of the solved
+puzzle. Without a reference, numbered tiles are read by OCR (:mod:`~npuzzle.render.ocr`) and picture tiles
+are reassembled from their own seams (:mod:`~npuzzle.render.jigsaw`). The matching against a reference is
+described below. Output (:class:`ScreenshotReading`): a Board whose
 labels are the tiles' home cells ``1..N`` (row-major, 1-based), ``0`` in the empty cell; the goal is the
 "missing number" layout :func:`npuzzle.goals.blank_at` with the hole at the missing tile's home.
 
