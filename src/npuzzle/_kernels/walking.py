@@ -57,6 +57,7 @@ from .moves import SINGLE, neighbour_table
 MAX_PATTERNS = 500_000  # larger pattern graphs are refused: reaching this takes about a second (4x4 has
 # 24,964 patterns, 2x6 367,560, 3x5 352,560; 4x5, 3x6, 2x7 and 5x5 pass 4,000,000: see BENCHMARKS.md)
 KEY_LIMIT = 1 << 62
+NARROW_PATTERNS = 0xFFFF  # below this many patterns the search's transition tables are uint16
 
 
 def key_fits(width: int, height: int) -> bool:
@@ -201,7 +202,7 @@ def move_tables(
     flat_nbrs = np.full(n * rows, end, dtype=nbrs.dtype)
     move_kind = np.zeros(n * rows, dtype=np.uint8)
     span = max(width, height)
-    between = np.zeros((n * rows, span), dtype=np.int64)
+    between = np.zeros((n * rows, span), dtype=nbrs.dtype)
     for b in range(n):
         for k in range(nbrs.shape[1]):
             c = nbrs[b, k]
@@ -269,7 +270,7 @@ def idastar_wd(
     Stack as :mod:`.idastar` (``path``, ``child``, ``hvals``, ``regs``), plus ``wd_stack``
     (``int32[capacity + 2, 4]``): the vertical pattern index, horizontal pattern index, row-order and
     column-order inversion counts at each depth (row ``depth + 1``; row 1 filled by the caller,
-    :func:`wd_start`). The trailing arguments are :func:`cached_wd_args`. ``state`` is modified in place and
+    :func:`new_wd_stack`). The trailing arguments are :func:`cached_wd_args`. ``state`` is modified in place and
     equals the node at ``regs[R_DEPTH]`` on return."""
     one = np.uint64(1)
     ks = np.uint64(k_shift)
@@ -455,6 +456,8 @@ def steps_table(n_cells: int, step: int) -> np.ndarray:
 def cached_wd_args(width: int, height: int, blank_home: int) -> tuple[object, ...]:
     """The trailing arguments of :func:`idastar_wd` from ``vdist`` to ``k_shift``."""
     _, vdist, vtrans, _, hdist, htrans = cached_tables(width, height, blank_home)
+    if max(vdist.shape[0], hdist.shape[0]) < NARROW_PATTERNS:  # half the cache footprint (4x4: 2 x 400 KB)
+        vtrans, htrans = vtrans.astype(np.uint16), htrans.astype(np.uint16)  # -1 (no move) wraps, never read
     nbrs, _, _ = neighbour_table(width, height, SINGLE)
     k_shift = int(row_shift(nbrs.shape[1]))
     moves = move_tables(width, height, nbrs, k_shift)
