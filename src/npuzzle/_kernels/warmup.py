@@ -29,6 +29,7 @@ def warmup() -> dict[str, float]:
     for name, plan, metric in (
         ("idastar linear-conflict", solver.Plan("idastar", "linear-conflict", None), "single"),
         ("idastar manhattan", solver.Plan("idastar", "manhattan", None), "single"),
+        ("idastar walking-distance", solver.Plan("idastar", "walking-distance", None), "single"),
         ("idastar crossings multi", solver.Plan("idastar", "crossings", None), "multi"),
         ("idastar multi-pdb multi", solver.Plan("idastar", "multi-pdb", None), "multi"),
         ("astar", solver.Plan("astar", "linear-conflict", None), "single"),
