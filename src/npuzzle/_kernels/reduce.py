@@ -198,6 +198,17 @@ def _taxicab(a: int, b: int, width: int) -> int:
 
 
 @njit
+def _beside(row: int, col: int, offset: int, width: int) -> tuple[int, int]:
+    """Row and column of the neighbour ``cell + offset`` of the cell at (``row``, ``col``), ``offset`` one
+    of ``-width``, ``width``, -1, 1 (no division: the kernels' walks call this for every step)."""
+    if offset == -width:
+        return row - 1, col
+    if offset == width:
+        return row + 1, col
+    return row, col + offset
+
+
+@njit
 def _astar_distance(
     source: int,
     target: int,
@@ -300,8 +311,10 @@ def _monotone_path(
     dc = 1 if col1 >= col0 else -1
     n_rows, n_cols = abs(row1 - row0) + 1, abs(col1 - col0) + 1
     for i in range(n_rows):
+        row = row0 + i * dr
         for j in range(n_cols):
-            cell = (row0 + i * dr) * width + col0 + j * dc
+            col = col0 + j * dc
+            cell = row * width + col
             if i == 0 and j == 0:
                 dist[cell] = 0
                 parent[cell] = cell
@@ -310,13 +323,13 @@ def _monotone_path(
             if fixed[cell] != 0 or cell == avoid:
                 continue
             home = values[cell]
+            home_row, home_col = home // width, home % width
+            here = abs(home_row - row) + abs(home_col - col)  # the tile's distance now; it moves back a cell
             if i > 0:
                 before = cell - dr * width
                 if dist[before] < INFINITE:
                     cost = (
-                        dist[before]
-                        + SCALE
-                        + lam * (_taxicab(home, before, width) - _taxicab(home, cell, width))
+                        dist[before] + SCALE + lam * (abs(home_row - row + dr) + abs(home_col - col) - here)
                     )
                     dist[cell] = cost
                     parent[cell] = before
@@ -324,9 +337,7 @@ def _monotone_path(
                 before = cell - dc
                 if dist[before] < INFINITE:
                     cost = (
-                        dist[before]
-                        + SCALE
-                        + lam * (_taxicab(home, before, width) - _taxicab(home, cell, width))
+                        dist[before] + SCALE + lam * (abs(home_row - row) + abs(home_col - col + dc) - here)
                     )
                     if cost < dist[cell]:
                         dist[cell] = cost
@@ -404,17 +415,25 @@ def _weighted_path(
             for i in range(length // 2):
                 route[i], route[length - 1 - i] = route[length - 1 - i], route[i]
             return length, heap
+        cell_row, cell_col = cell // width, cell % width
         for k in range(4):
             nxt = nbr[cell * 4 + k]
             if nxt < 0:
                 break
             if fixed[nxt] != 0 or nxt == avoid:
                 continue
-            row, col = nxt // width, nxt % width
+            row, col = _beside(cell_row, cell_col, nxt - cell, width)  # no division: nxt is a neighbour
             if row < row_lo or row > row_hi or col < col_lo or col > col_hi:
                 continue
             home = values[nxt]
-            delta = _taxicab(home, cell, width) - _taxicab(home, nxt, width)  # -1 or +1
+            home_row, home_col = home // width, home % width
+            # the tile in nxt moves to cell: -1 or +1 to its Manhattan distance
+            delta = (
+                abs(home_row - cell_row)
+                + abs(home_col - cell_col)
+                - abs(home_row - row)
+                - abs(home_col - col)
+            )
             nd = d + SCALE + lam * delta
             if mark[nxt] != stamp or nd < dist[nxt]:
                 mark[nxt] = stamp
