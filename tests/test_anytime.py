@@ -244,3 +244,16 @@ def test_sigint_while_improving_a_big_board_stops_with_the_best_so_far() -> None
     assert float(stopped) - sent < 3.0  # about 0.5 s; generous for a loaded CI machine
     assert replayed == "True" and 0 < int(bound) <= int(length)
     assert "interrupted" in notes
+
+
+@pytest.mark.parametrize(("layout", "width", "height"), [("spiral", 20, 15), ("blank-first", 9, 31)])
+def test_a_tiny_budget_on_a_big_board_returns_the_quick_answer(layout: str, width: int, height: int) -> None:
+    """However small the budget, a big board gets its quick (reduction) answer, replayed, with an honest
+    bound, and no improvement step runs past it for long."""
+    target = goal(layout, width, height)
+    start = generate(target, "shuffle", seed=11)[0]
+    t = time.monotonic()
+    s = solve_anytime(start, target, seconds=1e-3)
+    assert time.monotonic() - t < 60  # the quick answer (and, once, loading its kernels); never a hang
+    assert s.replay() == target and s.algorithm == "reduction"
+    assert s.lower_bound is not None and 0 < s.lower_bound < s.length and not s.optimal
