@@ -297,3 +297,24 @@ def test_generic_search_api_with_walking_distance() -> None:
     for search in (astar, idastar):
         result = search(SlidingPuzzleProblem(start, classic(3, 3), "walking-distance"))
         assert result.found and len(result.actions) == 31
+
+
+@pytest.mark.parametrize(("width", "height", "blank_home"), [(4, 4, 0), (4, 4, 15), (3, 4, 11), (2, 5, 0)])
+def test_consistent_on_sampled_bigger_boards(width: int, height: int, blank_home: int) -> None:
+    """|h(s) - h(s')| <= 1 across every move from 2,000 random walks' ends (the kernel's from-scratch bound,
+    itself equal to the pure-Python one), and h = 0 only at the goal."""
+    rng = np.random.default_rng(width * height + blank_home)
+    states = np.array([_random_state(width, height, blank_home, rng, 300) for _ in range(2_000)])
+    table = kh.table_for(kh.WALKING, width, height, blank_home)
+    h = kh.heuristic_batch(states, kh.WALKING, width, height, blank_home, table)
+    nbrs, n_nbrs, _ = neighbour_table(width, height, SINGLE)
+    for i, state in enumerate(states):
+        b = int(np.flatnonzero(state == blank_home)[0])
+        assert (h[i] == 0) == (state.tolist() == list(range(width * height)))
+        for k in range(int(n_nbrs[b])):
+            nxt = state.copy()
+            c = int(nbrs[b, k])
+            nxt[b], nxt[c] = nxt[c], nxt[b]
+            assert abs(int(h[i]) - kw.start_h(nxt, width, height, blank_home)) <= 1
+    sample = [int(i) for i in rng.choice(len(states), 20, replace=False)]
+    assert all(int(h[i]) == walking_bound(states[i].tolist(), width, height, blank_home) for i in sample)
