@@ -43,6 +43,7 @@ PEAK_MIN = 0.12  # line strength (share of the range) below which a column is no
 MAX_PEAKS = 24  # strongest candidate lines kept per axis
 SEAM_STEP = 12  # 0..255 units: a step across a boundary must exceed the changes beside it by this much
 CELL_BAR = 0.4  # a cell counts for a grid when more than this share of its sides are steps
+ALTERNATIVE_SHARE = 0.5  # locate_grids offers other sizes scoring at least this share of the best
 
 
 class GridNotFoundError(PictureError):
@@ -341,6 +342,14 @@ def locate_grid(
     height: int | None = None,
 ) -> Grid:
     """The tile grid in ``image`` (a whole screenshot), of ``width`` × ``height`` tiles if given."""
+    scored = _scored_grids(image, width, height)
+    if not scored or max(s for s, _ in scored) <= 0:
+        raise GridNotFoundError(_not_found(width, height))
+    return _best_per_size(scored)[0][1]
+
+
+def _scored_grids(image: PILImage.Image, width: int | None, height: int | None) -> list[tuple[float, Grid]]:
+    """Every candidate grid with its score (the sum over its cells of how tile-like they are)."""
     import numpy as np
 
     pixels = np.asarray(image.convert("RGB"))
@@ -370,14 +379,36 @@ def locate_grid(
         starts = np.cumsum([0] + [g.width * g.height for g in grids[:-1]])
         totals = np.add.reduceat(cell_scores, starts)
         scored = [(float(total), grid) for total, grid in zip(totals, grids, strict=True)]
+    return scored
+
+
+def _best_per_size(scored: list[tuple[float, Grid]]) -> list[tuple[float, Grid]]:
+    """The best grid of each size, best size first, as ``(score, grid)``."""
+    sizes: dict[tuple[int, int], float] = {}
+    for score, grid in scored:
+        key = (grid.width, grid.height)
+        sizes[key] = max(sizes.get(key, -float("inf")), score)
+    out = []
+    for (w, h), top in sorted(sizes.items(), key=lambda kv: -kv[1]):
+        # gaps make the same grid readable from the tiles' sides or shifted onto the gaps' far sides: among
+        # near-equal grids of that size prefer the one explaining the most lines (both sides of every tile)
+        near = [g for s, g in scored if s >= top - 0.15 * abs(top) and (g.width, g.height) == (w, h)]
+        out.append((top, max(near, key=lambda g: g.columns.score + g.rows.score)))
+    return out
+
+
+def locate_grids(
+    image: PILImage.Image, width: int | None = None, height: int | None = None, keep: int = 3
+) -> list[Grid]:
+    """Up to ``keep`` grids of different sizes that :func:`locate_grid` weighed, best first: the first is
+    :func:`locate_grid`'s answer; the others (scoring at least :data:`ALTERNATIVE_SHARE` of it) are for a
+    reader whose own check rejects the first (part of a board taken for all of it)."""
+    scored = _scored_grids(image, width, height)
     if not scored or max(s for s, _ in scored) <= 0:
         raise GridNotFoundError(_not_found(width, height))
-    top = max(s for s, _ in scored)
-    best = max(scored, key=lambda sg: sg[0])[1]
-    # gaps make the same grid readable from the tiles' sides or shifted onto the gaps' far sides: among
-    # near-equal grids of that size prefer the one explaining the most lines (both sides of every tile)
-    near = [g for s, g in scored if s >= 0.85 * top and (g.width, g.height) == (best.width, best.height)]
-    return max(near, key=lambda g: g.columns.score + g.rows.score)
+    ranked = _best_per_size(scored)
+    top = ranked[0][0]
+    return [g for s, g in ranked[:keep] if s >= ALTERNATIVE_SHARE * top]
 
 
 REFINE_SHIFT = 8.0  # pixels: how far refine_grid moves a tile side
@@ -466,4 +497,4 @@ def draw_grid(image: PILImage.Image, grid: Grid, colour: tuple[int, int, int] = 
     return out
 
 
-__all__ = ["Axis", "Grid", "GridNotFoundError", "draw_grid", "locate_grid", "refine_grid"]
+__all__ = ["Axis", "Grid", "GridNotFoundError", "draw_grid", "locate_grid", "locate_grids", "refine_grid"]

@@ -40,7 +40,7 @@ from ..board import Board
 from ..errors import PuzzleError
 from ..goals import blank_at
 from .image import PictureError, cell_boxes, check_picture_size, load_picture
-from .locate import Axis, Grid, GridNotFoundError, locate_grid
+from .locate import Axis, Grid, GridNotFoundError, locate_grid, locate_grids
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -52,6 +52,7 @@ AMBIGUOUS_MARGIN = 0.012  # RMS (0..1 colour units): a reading this close to ano
 CONFIDENCE_SCALE = 0.02  # RMS at which confidence is 0.5
 MISMATCH_RMS = 0.18  # mean RMS (0..1) of matched tiles above which the reference does not fit the tiles
 MIN_CONFIDENCE = 0.5  # a number OCR reads with less confidence than this (0..1) is a guess
+GRID_ALTERNATIVES = 3  # grids of different sizes tried, best first, when a reading's own check fails
 FORBIDDEN = 1e6  # cost of an assignment that must not happen (far above any RMS, which is <= 1)
 
 
@@ -273,7 +274,10 @@ def _layouts(
         grids.append(_even_grid(image, width, height))
     if not exact:
         try:
-            grids.insert(0, locate_grid(image, width, height))
+            found = locate_grids(image, width, height, keep=GRID_ALTERNATIVES)
+            inside = [g for g in found[1:] if g.box[0] >= 0 and g.box[1] >= 0
+                      and g.box[2] <= image.width and g.box[3] <= image.height]
+            grids[:0] = [found[0], *inside]
         except GridNotFoundError as exc:
             problem = exc
     return grids, problem
@@ -389,10 +393,32 @@ def _read_without_reference(
     hole_home: int | str | None,
     strict: bool,
 ) -> ScreenshotReading:
-    """Numbers by OCR; when the tiles carry no numbers, the picture reassembled from its tiles."""
+    """Numbers by OCR; when the tiles carry no numbers, the picture reassembled from its tiles. Each grid of
+    ``grids`` is tried in turn until one gives a reading that passes its own checks (every number once, a
+    confident reassembly, solvable): the first grid's refusal is the one reported."""
     if problem is not None and not grids:
         raise problem
-    grid = grids[0]
+    first: ReadingError | None = None
+    for grid in grids:
+        try:
+            reading = _read_layout(image, grid, width, height, hole_home, strict)
+            if strict or not reading.ambiguous:
+                _check_solvable(reading)
+            return reading
+        except ReadingError as exc:
+            first = first or exc
+    assert first is not None
+    raise first
+
+
+def _read_layout(
+    image: PILImage.Image,
+    grid: Grid,
+    width: int | None,
+    height: int | None,
+    hole_home: int | str | None,
+    strict: bool,
+) -> ScreenshotReading:
     if _looks_like_picture(image, grid):  # reassemble first; OCR only if that fails
         try:
             return _read_picture(image, grid, hole_home, strict)
