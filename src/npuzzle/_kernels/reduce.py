@@ -52,6 +52,8 @@ FAR_WALK = 4
 G_LIMIT = (1 << CELL_BITS) - 1  # A* keys: f << 32 | (G_LIMIT - g) << 16 | cell (deeper first on ties)
 BLOCK_CELLS = 9  # the last block a reduction leaves (at most 3×3) is solved optimally by block_idastar
 BLOCK_DEPTH = 64  # above the 3×3 diameter (31)
+N_BUCKETS = 16  # above SCALE + lam (at most 15): the weighted walks' bucket queue
+BUCKET_MASK = N_BUCKETS - 1
 INFINITE = 1 << 30  # above any walk cost; fits the int32 scratch
 
 
@@ -153,6 +155,13 @@ def _bfs_path(
             queue[tail] = nxt
             tail += 1
     return -1
+
+
+@njit
+def _grow64(array: np.ndarray) -> np.ndarray:
+    bigger = np.empty(array.shape[0] * 2 + 16, dtype=np.int64)
+    bigger[: array.shape[0]] = array
+    return bigger
 
 
 @njit
@@ -396,14 +405,23 @@ def _weighted_path(
     mark[source] = stamp
     dist[source] = 0
     parent[source] = source
-    size = 0
-    heap, size = _heap_push(heap, size, np.int64(source))
-    while size > 0:
-        key = heap[0]
-        size = _heap_pop(heap, size)
-        cell = np.int64(key & CELL_MASK)
-        d = np.int64(key >> CELL_BITS)
-        if d > dist[cell]:
+    # Dial's bucket queue: step costs are SCALE ± lam < N_BUCKETS, so the pending distances span fewer
+    # than N_BUCKETS values and a circular array of buckets holds them. Entry e: heap[2e] its cell,
+    # heap[2e + 1] the next entry of its bucket (-1 ends); heads[d % N_BUCKETS] the bucket's first entry.
+    heads = np.full(N_BUCKETS, -1, dtype=np.int64)
+    heap[0], heap[1] = source, -1
+    heads[0] = 0
+    n_entries, pending, d = 1, 1, 0
+    while pending > 0:
+        bucket = d & BUCKET_MASK
+        entry = heads[bucket]
+        if entry < 0:
+            d += 1
+            continue
+        heads[bucket] = heap[2 * entry + 1]
+        pending -= 1
+        cell = heap[2 * entry]
+        if dist[cell] != d:  # reached more cheaply since this entry was made
             continue
         if _is_target(cell, targets, n_targets):
             length = 0
@@ -439,7 +457,13 @@ def _weighted_path(
                 mark[nxt] = stamp
                 dist[nxt] = nd
                 parent[nxt] = cell
-                heap, size = _heap_push(heap, size, (nd << CELL_BITS) | nxt)
+                if 2 * n_entries + 2 > heap.shape[0]:
+                    heap = _grow64(heap)
+                heap[2 * n_entries] = nxt
+                heap[2 * n_entries + 1] = heads[nd & BUCKET_MASK]
+                heads[nd & BUCKET_MASK] = n_entries
+                n_entries += 1
+                pending += 1
     return -1, heap
 
 
