@@ -2,7 +2,7 @@
 
 Usage (set NPUZZLE_CACHE to a folder of your own; the 4x4 tables are built there on first use)::
 
-    python bench/bench_analysis.py generate --bands 30 40 45..47 50 55 60..62 66 --count 5
+    python bench/bench_analysis.py generate --bands 30..40 40..50 50..60 60..70 --count 8 --jobs 1 2
     python bench/bench_analysis.py simulate --samples 100 --output sim44     # the seed's chart, 4x4
     python bench/bench_analysis.py stats --size 4x3                          # 239,500,800 states, minutes
 
@@ -27,17 +27,25 @@ def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def bench_generate(bands: list[str], count: int, seed: int) -> None:
+def bench_generate(bands: list[str], count: int, seed: int, jobs: list[int]) -> None:
     g = classic(4, 4)
-    print(f"4x4 exact-length generation, {count} boards per band, seed {seed}, one process")
-    print(f"{'band':>8} {'strategy':>10} {'boards/s':>9} {'lengths':>24}  load")
+    print(f"4x4 exact-length generation, {count} boards per band, seed {seed}; whole call, worker start-up included")
+    print(f"{'band':>8} {'jobs':>4} {'strategy':>10} {'boards/s':>9} {'seconds':>8} {'mean length':>11}  load")
     for text in bands:
         low, high = difficulty.parse_band(text)
-        t0 = time.perf_counter()
-        rated = difficulty.generate_length(g, low, high, count=count, seed=seed)
-        dt = time.perf_counter() - t0
-        lengths = ",".join(str(r.length) for r in rated)
-        print(f"{text:>8} {rated[0].strategy:>10} {count / dt:>9.2f} {lengths:>24}  {_load()}")
+        firsts = None
+        for n_jobs in jobs:
+            t0 = time.perf_counter()
+            rated = difficulty.generate_length(g, low, high, count=count, seed=seed, jobs=n_jobs)
+            dt = time.perf_counter() - t0
+            mean = sum(r.length or 0 for r in rated) / count
+            same = "" if firsts is None else ("  same boards" if firsts == rated else "  DIFFERENT BOARDS")
+            firsts = firsts or rated
+            print(
+                f"{text:>8} {n_jobs:>4} {rated[0].strategy:>10} {count / dt:>9.2f} {dt:>8.1f} {mean:>11.2f}  "
+                f"{_load()}{same}",
+                flush=True,
+            )
 
 
 def bench_simulate(samples: int, iterations: str, output: Path, workers: int | None) -> None:
@@ -72,6 +80,7 @@ def main() -> None:
     p.add_argument("--bands", nargs="+", default=["30", "40", "45..47", "50", "55", "60..62", "66"])
     p.add_argument("--count", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     p = sub.add_parser("simulate")
     p.add_argument("--samples", type=int, default=100)
     p.add_argument("--iterations", default="0..300:25")
@@ -82,7 +91,7 @@ def main() -> None:
     p.add_argument("--metric", default="single")
     args = parser.parse_args()
     if args.what == "generate":
-        bench_generate(args.bands, args.count, args.seed)
+        bench_generate(args.bands, args.count, args.seed, args.jobs)
     elif args.what == "simulate":
         bench_simulate(args.samples, args.iterations, args.output, args.workers)
     else:

@@ -251,7 +251,7 @@ def _iter_local(attempts: _Attempts) -> Iterator[Rated]:
             yield rated
 
 
-IN_FLIGHT_PER_JOB = 2  # candidates queued per worker: none waits, little is thrown away at the end
+IN_FLIGHT_PER_JOB = 16  # candidates queued per worker: a slow one at the head does not idle the others
 
 
 def _iter_parallel(attempts: _Attempts, jobs: int) -> Iterator[Rated]:
