@@ -3,7 +3,9 @@
 * :mod:`~npuzzle.render.text`: rich grids for the terminal (``board_table``)
 * :mod:`~npuzzle.render.image`: a board as a PNG, numbered or cut from a picture (``render_board``)
 * :mod:`~npuzzle.render.animate`: per-step PNGs, contact sheet, GIF, MP4 (``export_solution``)
-* :mod:`~npuzzle.render.vision`: a screenshot back to a Board (``read_screenshot``)
+* :mod:`~npuzzle.render.vision`: a screenshot back to a Board (``read_screenshot``; the grid found by
+  :mod:`~npuzzle.render.locate`, numbers by :mod:`~npuzzle.render.ocr`, pictures without a reference
+  reassembled by :mod:`~npuzzle.render.jigsaw`)
 
 Names are loaded on first use, so importing this package does not import Pillow, NumPy or SciPy.
 """
@@ -17,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .animate import ExportResult, Timing, export_solution, write_gif, write_mp4, write_sheet, write_steps
     from .image import BoardPainter, PictureError, Theme, cut_picture, load_picture, render_board, save_tiles
     from .text import board_table
-    from .vision import AmbiguousTilesError, ScreenshotReading, read_screenshot
+    from .vision import AmbiguousTilesError, PictureReassemblyError, ScreenshotReading, read_screenshot
 
 _HOMES = {
     "board_table": "text",
@@ -36,6 +38,7 @@ _HOMES = {
     "write_sheet": "animate",
     "write_steps": "animate",
     "AmbiguousTilesError": "vision",
+    "PictureReassemblyError": "vision",
     "ScreenshotReading": "vision",
     "read_screenshot": "vision",
 }
@@ -45,6 +48,7 @@ __all__ = [
     "BoardPainter",
     "ExportResult",
     "PictureError",
+    "PictureReassemblyError",
     "ScreenshotReading",
     "Theme",
     "Timing",
