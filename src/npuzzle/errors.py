@@ -104,10 +104,15 @@ class BankVersionError(BankError):
     """The bank's schema version is newer than this npuzzle reads: upgrade npuzzle."""
 
 
+class EngineUnavailableError(PuzzleError):
+    """The chosen batch engine cannot run here (Ray: not installed, or its cluster cannot be reached)."""
+
+
 __all__ = [
     "BankError",
     "BankVersionError",
     "BoardFormatError",
+    "EngineUnavailableError",
     "GoalMismatchError",
     "IllegalMoveError",
     "InvalidSolutionError",

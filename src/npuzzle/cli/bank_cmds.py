@@ -17,7 +17,9 @@ from .common import (
     EXIT_LIMIT,
     EXIT_OK,
     HANDLED,
+    AddressOption,
     BlankOption,
+    EngineOption,
     JsonOption,
     fail,
     progress_reporter,
@@ -73,6 +75,8 @@ def fill(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="Local worker processes (default: one per usable core).")
     ] = None,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
     seed: Annotated[int, typer.Option("--seed", help="The stream's seed: another seed, other boards.")] = 0,
     spread: Annotated[
         str,
@@ -91,6 +95,7 @@ def fill(
     from ..analysis.difficulty import parse_band
     from ..bank.fill import MAX_COUNT
     from ..bank.fill import fill as fill_bank
+    from ..batch.ray_engine import engine_executor
 
     try:
         if not 1 <= count <= MAX_COUNT:
@@ -101,10 +106,14 @@ def fill(
             raise ValueError(f"--max-seconds must be positive, got {max_seconds}")
         goal_board, goal_name = _goal(size, goal, blank)
         low, high = parse_band(length)
-        with _open(db, create=True) as bank, (progress_reporter() if progress and not json_output else nullcontext(None)) as report:
+        with (
+            engine_executor(engine, address=address, n_jobs=jobs) as executor,
+            _open(db, create=True) as bank,
+            (progress_reporter() if progress and not json_output else nullcontext(None)) as report,
+        ):
             result = fill_bank(
                 bank, goal_board, low=low, high=high, count=count, goal_name=goal_name, seed=seed, spread=spread,
-                n_jobs=jobs, max_seconds=max_seconds,
+                n_jobs=jobs, max_seconds=max_seconds, executor=executor,
                 progress=(lambda done, total: report("filling", done, total)) if report else None,
             )  # fmt: skip
             path = bank.path

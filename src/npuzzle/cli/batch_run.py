@@ -11,12 +11,14 @@ error with its number and a short excerpt and the rest go on. Exit code: the wor
 from __future__ import annotations
 
 import json
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
 import typer
 
 from ..batch.jobs import SolveJob, job_key, parse_jobs
+from ..batch.ray_engine import engine_executor
 from ..batch.reader import open_input, read_lines
 from ..batch.runner import run_batch
 from ..board import Board
@@ -96,29 +98,31 @@ def solve_batch(
     limits: Limits,
     output: str | None = None,
     optimal: bool = False,
+    engine: str = "local",
+    address: str | None = None,
 ) -> int:
-    """Solve every board of ``path`` (``-``: standard input); return the exit code."""
+    """Solve every board of ``path`` (``-``: standard input) on ``engine``; return the exit code."""
     if output is not None and path != "-":
         from pathlib import Path
 
         if Path(output).resolve() == Path(path).resolve():
             raise ValueError(f"--output {output} is the input file itself; give another file for the results")
     summary = BatchSummary(goal)
-    with open_input(path) as stream:
+    with engine_executor(engine, address=address, n_jobs=jobs) as executor, open_input(path) as stream:
         job_stream = parse_jobs(
             read_lines(stream), size=size, goal=goal, blank=blank, algorithm=algorithm, limits=limits,
             optimal=optimal,
         )  # fmt: skip
         if output is None:
             try:
-                for job, result in run_batch(job_stream, n_jobs=jobs, ordered=True):
+                for job, result in run_batch(job_stream, executor=executor, n_jobs=jobs, ordered=True):
                     typer.echo(json.dumps(result))
                     summary.add(job, result.get("error_type"), result.get("error"))
             except BrokenPipeError:  # the reader left (| head): stop quietly, as other Unix tools do
                 _silence_stdout()
                 return summary.exit_code()
         else:
-            _solve_into(output, job_stream, jobs, summary)
+            _solve_into(output, job_stream, jobs, summary, executor)
     hint = summary.hint()
     if hint:
         typer.echo(f"npuzzle: {hint}", err=True)
@@ -135,7 +139,9 @@ def _silence_stdout() -> None:
     os.close(devnull)
 
 
-def _solve_into(output: str, job_stream: Any, jobs: int | None, summary: BatchSummary) -> None:
+def _solve_into(
+    output: str, job_stream: Any, jobs: int | None, summary: BatchSummary, executor: Executor | None = None
+) -> None:
     from ..batch.results import ResultsFile
 
     results = ResultsFile(output).open()
@@ -153,7 +159,7 @@ def _solve_into(output: str, job_stream: Any, jobs: int | None, summary: BatchSu
                 yield job
 
         written = 0
-        for job, result in run_batch(pending(), n_jobs=jobs, ordered=False):
+        for job, result in run_batch(pending(), executor=executor, n_jobs=jobs, ordered=False):
             results.append({**result, "key": job_key(job)})
             written += 1
             summary.add(job, result.get("error_type"), result.get("error"))

@@ -52,6 +52,21 @@ SheetOption = Annotated[Path | None, typer.Option("--sheet", help="Write all ste
 RenderDirOption = Annotated[
     Path | None, typer.Option("--render", help="Write one PNG per step into this directory.")
 ]
+EngineOption = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        help="Where the jobs run: local (processes on this machine) or ray (Ray tasks on this machine, or on a "
+        "cluster with --address; needs pip install 'npuzzle[ray]').",
+    ),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="With --engine ray: the cluster to join (auto, or ray://host:port). Without it Ray starts here.",
+    ),
+]
 SpeedOption = Annotated[float, typer.Option("--speed", help="Moves per second in the GIF and MP4.")]
 NumbersOption = Annotated[
     bool,

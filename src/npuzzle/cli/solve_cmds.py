@@ -23,8 +23,10 @@ from .common import (
     EXIT_OK,
     EXIT_UNSOLVABLE,
     HANDLED,
+    AddressOption,
     BlankOption,
     BoardArgument,
+    EngineOption,
     GifOption,
     GoalOption,
     JsonOption,
@@ -150,6 +152,8 @@ def solve_command(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", help="With --input: worker processes (default: all cores).")
     ] = None,
+    engine: EngineOption = "local",
+    address: AddressOption = None,
     output: Annotated[
         str | None,
         typer.Option(
@@ -177,8 +181,10 @@ def solve_command(
         if input_file is not None:
             if board is not None:
                 raise ValueError("give either a BOARD or --input FILE, not both")
-            _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits, output, optimal)
+            _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits, output, optimal, engine, address)
             return
+        if engine != "local" or address is not None:
+            raise ValueError("--engine and --address go with --input FILE (one board is solved here)")
         if output is not None:
             raise ValueError("--output goes with --input FILE (a single board's answer goes to standard output)")
         if board is None:
@@ -367,6 +373,8 @@ def _solve_batch(
     limits: Limits,
     output: str | None = None,
     optimal: bool = False,
+    engine: str = "local",
+    address: str | None = None,
 ) -> None:
     """One JSON object per input board in input order, or appended to a resumable ``--output`` file; bad lines
     are reported by number and do not stop the rest (see :mod:`npuzzle.cli.batch_run`)."""
@@ -380,7 +388,7 @@ def _solve_batch(
         goal_spec = tuple(load_board(goal, size, blank).tiles)
     worst = solve_batch(
         path, size=parse_size(size) if size else None, goal=goal_spec, blank=blank, algorithm=algorithm,
-        jobs=jobs, limits=limits, output=output, optimal=optimal,
+        jobs=jobs, limits=limits, output=output, optimal=optimal, engine=engine, address=address,
     )  # fmt: skip
     if worst != EXIT_OK:
         raise typer.Exit(worst)
