@@ -163,16 +163,17 @@ ProgressCallback = Callable[[str, int, int], None]
 @contextmanager
 def progress_reporter() -> Iterator[ProgressCallback]:
     """A ``progress(message, done, total)`` callback that opens a rich progress bar on stderr the first
-    time it is called (a pattern-database build, say) and closes it on exit; silent if never called."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bar: Progress | None = None
+    time it is called (a pattern-database build, say) and closes it on exit; silent if never called (and
+    rich is imported only then)."""
+    bar: Any = None
     task = None
 
     def report(message: str, done: int, total: int) -> None:
         nonlocal bar, task
         if bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
             bar = Progress(
                 TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
                 TimeElapsedColumn(), console=Console(stderr=True), transient=False,

@@ -277,10 +277,13 @@ def live_reporter() -> Iterator[tuple[ProgressCallback, Callable[[Any], None]]]:
     elsewhere only one-time work (a table build) is announced, one plain line on stderr."""
     import sys
 
-    from rich.console import Console
+    if not sys.stderr.isatty():  # checked before importing rich: a piped or scripted solve starts sooner
+        console = None
+    else:
+        from rich.console import Console
 
-    console = Console(stderr=True)
-    if not (console.is_terminal and sys.stderr.isatty()):
+        console = Console(stderr=True)
+    if console is None or not console.is_terminal:
         announced: set[str] = set()
 
         def plain_progress(message: str, done: int, total: int) -> None:
