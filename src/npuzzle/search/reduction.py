@@ -59,6 +59,10 @@ QUICK_FULL_WALK_CELLS = 2_500  # up to 50×50 the quick answer keeps the full wa
 # many variants per line as its share of the time pays for on every line (more variants for the first
 # lines only, then the faster walks for the rest, gave longer answers: 2.65 against 2.60 × Manhattan).
 FULL_WALK_COST = 1.8
+# Seconds per move of the answer kept back from the budget for building the Solution (labels, tuple, the
+# replay on construction, the ladder's copy, the last sweep's bookkeeping): about 0.6 s of wall time for 1.7 M
+# moves at load 3-4.
+FINISH_SECONDS_PER_MOVE = 5e-7
 LINES_SHARE = 0.5  # of solve_reduction's time for choosing line variants; the rest smooths the answer
 SMOOTH_WINDOWS = (32, 48, 64)  # moves per stretch that smooth_local re-solves, in turn (each until it stalls)
 SMOOTH_MARGIN = 1  # cells round the box a stretch's blank walks in that its replacement may use
@@ -536,7 +540,9 @@ def solve_reduction(
         quick_seconds = time.monotonic() - started
     best = quick
     remaining = deadline - time.monotonic()
-    share = min(LINES_SHARE * remaining, remaining - 1.5 * quick_seconds)
+    share = min(
+        LINES_SHARE * remaining, remaining - 1.5 * quick_seconds - FINISH_SECONDS_PER_MOVE * len(quick)
+    )
     # one pass of full walks costs about FULL_WALK_COST quick answers where those took the faster walks
     full_pass = quick_seconds * (FULL_WALK_COST if width * height > QUICK_FULL_WALK_CELLS else 1.0)
     # at least one variant: lines done after the share take the faster walks (a mix, still shorter)
@@ -555,6 +561,8 @@ def solve_reduction(
                 board, goal_board, values, np.asarray(cells, dtype=np.int32), metric, "reduction", t0, 1
             )
         )
+    # building the answer (labels, the Solution's replay, the caller's copy) takes time too
+    deadline -= FINISH_SECONDS_PER_MOVE * len(cells)
     if time.monotonic() < deadline:
         cells = smooth_local(values, width, height, blank_home, cells, deadline)
     if time.monotonic() < deadline and width * height <= FULL_SMOOTH_CELLS:
