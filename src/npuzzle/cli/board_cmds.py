@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -212,8 +212,8 @@ def generate(
         fail(exc, json_output)
 
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
-    boards: list = []  # --json only
-    rated: list = []
+    boards: list[Any] = []  # --json only
+    rated: list[Any] = []
     made = 0
     stopped: BaseException | None = None
     try:
