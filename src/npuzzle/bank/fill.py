@@ -27,7 +27,7 @@ which says how uniform each of its strategies is:
 * ``spread="even"`` (default): job ``seq`` asks for one length of the band, taking the band's lengths in
   turn, so every length gets about the same number of puzzles. Within a length the board is exactly uniform
   where the generator's strategy is ``layer`` (boards up to 10 cells: full BFS) or ``rejection`` (4×4 lengths
-  holding at least 2 % of all positions, 44..60 for the classic goal), and biased (``climb``) elsewhere.
+  holding at least 2 % of all positions, 45..60 for the classic goal), and biased (``climb``) elsewhere.
   Lengths the bank already holds every position of (known for BFS-sized boards) are left out.
 * ``spread="band"``: every job asks for the whole band: exactly uniform over all positions of the band where
   the generator allows (so lengths come in their natural proportions: few short ones).
