@@ -218,6 +218,9 @@ def test_sigint_while_improving_a_big_board_stops_with_the_best_so_far() -> None
         "from npuzzle.search.anytime import solve_anytime\n"
         "target = classic(40, 40)\n"
         "board = shuffle(target, seed=4)\n"
+        # compile first: a Ctrl-C cannot cut short numba compiling a kernel (LLVM runs without the interpreter),
+        # and on a fresh CI clone the improving stage may still be compiling one a second after it starts
+        "solve_anytime(board, target, seconds=3)\n"
         "said = []\n"
         "def told(update):\n"
         "    if update.step == 'reduction search' and not said:\n"
