@@ -486,7 +486,8 @@ class PictureReassemblyError(ReadingError):
 
 HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next flattest is surely the hole
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
-MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams
+MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams ...
+SEAMS_3X3 = 10  # ... on boards with at least a 3x3's seams (12, less the hole's 2); fewer need more
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
 
 
@@ -532,8 +533,11 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     causes = []
     if best.seam_ratio > MAX_SEAM_RATIO:
         causes.append(f"its seams are hardly better than chance (ratio {best.seam_ratio:.2f})")
-    if best.margin < MIN_MARGIN:
-        causes.append(f"another arrangement fits almost as well (margin {best.margin:.2f})")
+    # fewer seams are less evidence: a 2x2 has 4 seams against a 3x3's 12, so its margin must be larger
+    n_seams = width * (height - 1) + height * (width - 1) - 2
+    needed = MIN_MARGIN * max(1.0, (SEAMS_3X3 / n_seams) ** 0.5)
+    if best.margin < needed:
+        causes.append(f"another arrangement fits almost as well (margin {best.margin:.2f} < {needed:.2f})")
     if len(assemblies) > 1 and assemblies[1].seam_ratio < best.seam_ratio * 1.05:
         causes.append(f"the hole could be cell {best.hole} or {assemblies[1].hole}")
     if causes and strict:
