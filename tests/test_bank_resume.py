@@ -19,6 +19,7 @@ import pytest
 from npuzzle.bank import fill, open_bank
 from npuzzle.goals import classic
 from oracle import bfs_distances
+from processes import processes_tagged
 
 ROOT = Path(__file__).resolve().parent.parent
 BAND = (10, 27)  # 3x3 lengths holding at least 286 positions each: few duplicates
@@ -32,20 +33,6 @@ def _stored(path: Path) -> int:
             return int(connection.execute("SELECT count(*) FROM puzzles").fetchone()[0])
     except sqlite3.Error:  # the bank is being made
         return 0
-
-
-def _processes_tagged(tag: str) -> list[int]:
-    """Pids of live processes whose environment holds ``NPUZZLE_TEST_TAG=tag`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if f"NPUZZLE_TEST_TAG={tag}".encode() in (entry / "environ").read_bytes().split(b"\0"):
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 def _kill_resume(tmp_path: Path, count: int, kill_at: list[int], jobs: str) -> None:
@@ -73,9 +60,9 @@ def _kill_resume(tmp_path: Path, count: int, kill_at: list[int], jobs: str) -> N
     assert all(0 < k < count for k in killed)
     if sys.platform == "linux":  # pool workers notice that the fill is gone and leave
         deadline = time.monotonic() + 20
-        while _processes_tagged(tag) and time.monotonic() < deadline:
+        while processes_tagged(tag) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert _processes_tagged(tag) == [], "worker processes outlived the killed fill"
+        assert processes_tagged(tag) == [], "worker processes outlived the killed fill"
     finished = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert finished.returncode == 0, finished.stderr
     assert f"{count} of {count} in this stream" in finished.stderr

@@ -21,6 +21,7 @@ from npuzzle.batch.results import ResultsFile, ResultsFileError
 from npuzzle.cli import main
 from npuzzle.generate import generate
 from npuzzle.goals import classic
+from processes import processes_tagged
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,20 +105,6 @@ def _wait_for_records(path: Path, count: int, process: subprocess.Popen[bytes], 
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
-def _processes_tagged(tag: str) -> list[int]:
-    """Pids of live processes whose environment holds ``NPUZZLE_TEST_TAG=tag`` (Linux /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if f"NPUZZLE_TEST_TAG={tag}".encode() in (entry / "environ").read_bytes().split(b"\0"):
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
 @pytest.mark.parametrize("jobs", ["1", pytest.param("2", marks=pytest.mark.slow)])  # 2: ~40 s at load 16
 def test_kill_9_then_resume_gives_one_record_per_line(tmp_path: Path, jobs: str) -> None:
     boards = tmp_path / "boards.txt"
@@ -139,9 +126,9 @@ def test_kill_9_then_resume_gives_one_record_per_line(tmp_path: Path, jobs: str)
         pytest.skip(f"the run ended before it could be killed mid-way ({seen} of {n_lines} records)")
     if sys.platform == "linux":  # the pool's workers notice that the batch process is gone and leave
         deadline = time.monotonic() + 20
-        while _processes_tagged(tag) and time.monotonic() < deadline:
+        while processes_tagged(tag) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert _processes_tagged(tag) == [], "worker processes outlived the killed batch"
+        assert processes_tagged(tag) == [], "worker processes outlived the killed batch"
     killed_at = len(_records(out)) if out.read_bytes().endswith(b"\n") else None
     assert killed_at is None or 0 < killed_at < n_lines
     finished = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=False)
