@@ -98,6 +98,8 @@ def test_bad_partitions_are_refused() -> None:
         Partition(3, 3, 8, ((0, 1, 2), (3, 4)))
     with pytest.raises(BoardFormatError, match="add up"):
         standard_partition(3, 3, 8, "4-3")
+    with pytest.raises(pdb.ProblemTooLargeError, match="63 cells"):
+        standard_partition(8, 8, 63)  # a 64-cell board: masks would need the sign bit
 
 
 # -- tables against the pure-Python 0-1 BFS ------------------------------------------------------------
@@ -105,7 +107,9 @@ def test_bad_partitions_are_refused() -> None:
     ("width", "height", "pattern", "blank_cell"),
     [(2, 2, (0, 1), 3), (3, 2, (1, 2, 5), 0), (2, 3, (0, 3, 4), 5), (3, 3, (1, 2, 3), 0), (3, 3, (1, 3, 4, 5), 0),
      (3, 3, (4, 8, 0, 2), 6), (3, 3, (1, 3, 5, 7), 4), (4, 2, (1, 2, 3, 4, 5), 0), (4, 3, (0, 5, 11), 6),
-     (4, 3, (1, 4, 5), 0), (3, 4, (7, 10, 11), 8)],
+     (4, 3, (1, 4, 5), 0), (3, 4, (7, 10, 11), 8),
+     # int64 masks (33..63 cells), up to the last usable bit
+     (11, 3, (0, 12, 32), 22), (6, 6, (35, 28), 0), (7, 9, (62, 54), 0), (9, 7, (0, 61), 62)],
 )  # fmt: skip
 def test_build_table_equals_reference(
     width: int, height: int, pattern: tuple[int, ...], blank_cell: int
@@ -179,6 +183,7 @@ def test_build_table_without_jit_equals_reference() -> None:
         "from npuzzle.heuristics.pdb import build_table, reference_table\n"
         "assert np.array_equal(build_table(3, 2, (0, 4)), reference_table(3, 2, (0, 4)))\n"
         "assert np.array_equal(build_table(5, 4, (2, 19)), reference_table(5, 4, (2, 19)))\n"  # uint32 masks
+        "assert np.array_equal(build_table(9, 7, (62, 1), 0), reference_table(9, 7, (62, 1), 0))\n"  # int64
         "from npuzzle._kernels import pdb_build\n"
         "from npuzzle.heuristics import pdb\n"
         "pdb_build.PARALLEL_MIN_PLACEMENTS = 0\n"  # the threaded kernel and map_table too

@@ -15,7 +15,8 @@ anywhere, i.e. the minimum over blank positions: the fewest pattern-tile moves n
 home when other tiles move for free. Unreached placements (only possible when ``k == N - 1``, by parity)
 keep :data:`UNREACHED`.
 
-Masks are ``uint16`` for boards up to 16 cells and ``uint32`` up to 32 (bit ``c`` is cell ``c``).
+Masks are ``uint16`` for boards up to 16 cells, ``uint32`` up to 32 and ``int64`` up to 63 (bit ``c`` is cell ``c``;
+bit 63 is never used, so shifts and tests on ``int64`` need no unsigned arithmetic).
 :func:`expand_layer` runs on all cores (``numba.prange``) with each thread writing its own rows of the masks
 (see its docstring), so the tables do not depend on thread scheduling.
 """
@@ -65,7 +66,7 @@ def _region(cell: int, free: int, width: int, not_first_col: int, not_last_col: 
 
 @njit
 def unrank_placement_bits(rank: int, n_cells: int, cells: np.ndarray) -> None:
-    """Inverse of :func:`rank_placement`: fill ``cells`` (int array (k,)) from ``rank`` (``n_cells <= 32``, the
+    """Inverse of :func:`rank_placement`: fill ``cells`` (int array (k,)) from ``rank`` (``n_cells <= 63``, the
     build's mask width; the pure-Python reference is :func:`npuzzle.heuristics.pdb.unrank_placement`).
 
     The cell of digit ``d`` is the ``d``-th free cell: the fixed point of

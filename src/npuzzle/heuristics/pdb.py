@@ -37,7 +37,7 @@ from ..errors import BoardFormatError, ProblemTooLargeError, SearchLimitExceeded
 ProgressFn = Callable[[str, int, int], None]
 
 UNREACHED = 255  # same as npuzzle._kernels.pdb_build.UNREACHED (kept here so lookups need no numba)
-MAX_CELLS = 32  # masks are at most uint32
+MAX_CELLS = 63  # masks are at most 63 bits: int64 kernels shift and test them without a sign bit
 
 #: Named partitions of the 4×4 with the blank home in cell 0 (Korf's goal); other corners by symmetry.
 #: 7-8 and the 3-tile row of 6-6-3 are the ones of Felner, Korf & Hanan (2004).
@@ -69,12 +69,19 @@ def n_placements(n_cells: int, k: int) -> int:
     return math.perm(n_cells, k)
 
 
-def mask_dtype(n_cells: int) -> type[np.unsignedinteger[Any]]:
-    """Dtype of the per-placement blank-cell masks used while building."""
+def mask_dtype(n_cells: int) -> type[np.integer[Any]]:
+    """Dtype of the per-placement blank-cell masks used while building (the smallest that holds a bit per
+    cell; signed 64-bit above 32 cells, as the kernels compute masks in ``int64``).
+
+    >>> [mask_dtype(n).__name__ for n in (9, 25, 49)]
+    ['uint16', 'uint32', 'int64']
+    """
     if n_cells <= 16:
         return np.uint16
-    if n_cells <= MAX_CELLS:
+    if n_cells <= 32:
         return np.uint32
+    if n_cells <= MAX_CELLS:
+        return np.int64
     raise ProblemTooLargeError(f"pattern databases support boards of up to {MAX_CELLS} cells, got {n_cells}")
 
 
