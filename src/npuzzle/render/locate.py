@@ -24,6 +24,7 @@ grid of at least 2×2 tiles (or of the requested size) is visible.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -409,6 +410,59 @@ def locate_grids(
     ranked = _best_per_size(scored)
     top = ranked[0][0]
     return [g for s, g in ranked[:keep] if s >= ALTERNATIVE_SHARE * top]
+
+
+CANDIDATE_SOURCES = 60  # best-scoring located grids that candidate_grids grows and shrinks
+
+
+def _grown(axis: Axis, fixed: bool) -> list[Axis]:
+    """``axis`` with one tile more or fewer at either end (the same count when ``fixed``): a hole showing
+    the background at the board's edge, or a frame strip as wide as a tile, moves a found grid by a tile."""
+    out = []
+    for before in (-1, 0, 1):
+        for after in (-1, 0, 1):
+            count = axis.count + before + after
+            if (fixed and count != axis.count) or count < 2 or count > MAX_TILES:
+                continue
+            out.append(replace(axis, start=axis.start - before * axis.pitch, count=count))
+    return out
+
+
+def candidate_grids(
+    image: PILImage.Image,
+    width: int | None,
+    height: int | None,
+    accept: Callable[[Grid], bool],
+    keep: int,
+    first: Sequence[Grid] = (),
+) -> list[Grid]:
+    """Up to ``keep`` grids that ``accept`` allows, best scoring first: those :func:`locate_grids` weighs
+    (every size, not just the best of each), ``first`` (grids the caller already has), and each grown or
+    shrunk by one tile at either end. For a reader with a strong check of its own (a reference picture whose
+    shape tells the tiles' shape), which can afford to try many grids and keep the one that fits."""
+    import numpy as np
+
+    w_px, h_px = image.size
+    seen: set[Grid] = set()
+    grids: list[Grid] = []
+    scored = sorted(_scored_grids(image, width, height), key=lambda sg: -sg[0])[:CANDIDATE_SOURCES]
+    for grid in [*first, *(g for _, g in scored)]:
+        for cols in _grown(grid.columns, width is not None):
+            for rows in _grown(grid.rows, height is not None):
+                g = Grid(cols, rows)
+                x0, y0, x1, y1 = g.box
+                if g in seen or x0 < -1 or y0 < -1 or x1 > w_px + 1 or y1 > h_px + 1 or not accept(g):
+                    continue
+                seen.add(g)
+                grids.append(g)
+    if not grids:
+        return []
+    seams = _seam_maps(np.asarray(image.convert("RGB")))
+    boxes = np.array([box for grid in grids for box in grid.cell_boxes()], dtype=np.float64)
+    starts = np.cumsum([0] + [g.width * g.height for g in grids[:-1]])
+    totals = np.add.reduceat(_box_scores(seams, boxes) - CELL_BAR, starts)
+    order = np.argsort(-totals, kind="stable")  # as _scored_grids weighs them: more tile-like cells win
+    return [grids[i] for i in order[:keep]]
 
 
 REFINE_SHIFT = 8.0  # pixels: how far refine_grid moves a tile side

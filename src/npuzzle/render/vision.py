@@ -31,6 +31,7 @@ Confidence
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,7 +41,7 @@ from ..board import Board
 from ..errors import PuzzleError
 from ..goals import blank_at
 from .image import PictureError, cell_boxes, check_picture_size, load_picture
-from .locate import Axis, Grid, GridNotFoundError, locate_grid, locate_grids
+from .locate import Axis, Grid, GridNotFoundError, candidate_grids, locate_grid, locate_grids
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -53,6 +54,10 @@ CONFIDENCE_SCALE = 0.02  # RMS at which confidence is 0.5
 MISMATCH_RMS = 0.18  # mean RMS (0..1) of matched tiles above which the reference does not fit the tiles
 MIN_CONFIDENCE = 0.5  # a number OCR reads with less confidence than this (0..1) is a guess
 GRID_ALTERNATIVES = 3  # grids of different sizes tried, best first, when a reading's own check fails
+REFERENCE_GRIDS = 12  # grids matched against a reference picture, best located first
+REFERENCE_ASPECT_TOLERANCE = 0.1  # |log| of a grid's tile shape over the reference's pieces' shape
+STRONG_MATCH_RMS = 0.10  # a match this close is a whole board (parts of one cut as boards matched at 0.12-0.18):
+# required of grids other than the located ones, and before a doubt is settled by parity
 FORBIDDEN = 1e6  # cost of an assignment that must not happen (far above any RMS, which is <= 1)
 
 
@@ -234,11 +239,34 @@ def _even_grid(image: PILImage.Image, width: int, height: int) -> Grid:
     return Grid(Axis(0.0, pw, pw, width), Axis(0.0, ph, ph, height))
 
 
+def _assignment_board(columns: np.ndarray, width: int, height: int) -> tuple[Board, Board, int, int]:
+    """The board and goal an assignment of cells to pieces reads (``columns[cell]`` = piece, ``n`` for the
+    hole; ``columns[n]`` = the piece not shown), with the hole's cell and the missing piece."""
+    import numpy as np
+
+    n = width * height
+    hole = int(np.flatnonzero(columns[:n] == n)[0])
+    missing = int(columns[n])
+    tiles = [0 if cell == hole else int(columns[cell]) + 1 for cell in range(n)]
+    return Board(tiles, width, height, blank=0), blank_at(width, height, missing), hole, missing
+
+
+def _parity_decides(reading: tuple[Board, Board], alternative: tuple[Board, Board]) -> int | None:
+    """Which of two near-equal readings (board, goal) a fairly dealt game can show: 0 or 1 when exactly one
+    of them can reach its goal (two look-alike tiles swapped flip the parity), else None. Only for the one
+    doubt of a reading: with two or more, their combinations may be solvable too."""
+    from ..solvability import is_solvable
+
+    solvable = [is_solvable(board, goal) for board, goal in (reading, alternative)]
+    return solvable.index(True) if solvable.count(True) == 1 else None
+
+
 def _match_reference(
-    image: PILImage.Image, grid: Grid, ref_image: PILImage.Image, blank_cell: int | None
+    image: PILImage.Image, grid: Grid, ref_image: PILImage.Image, blank_cell: int | None, parity: bool = True
 ) -> tuple[ScreenshotReading, float]:
     """The global assignment of the cells of ``grid`` to the reference's pieces, and the mean RMS of the
-    matched tiles (0..1: how alike the tiles and their pieces are after the brightness fit)."""
+    matched tiles (0..1: how alike the tiles and their pieces are after the brightness fit). With ``parity``
+    a single doubt is settled by solvability (:func:`_parity_decides`)."""
     import numpy as np
 
     width, height = grid.width, grid.height
@@ -252,14 +280,17 @@ def _match_reference(
         cost = _cost_matrix(shot, ref, blank_cell)
         columns, total = _solve(cost)
 
-    hole = int(np.flatnonzero(columns[:n] == n)[0])
-    missing = int(columns[n])
-    tiles = [0 if cell == hole else int(columns[cell]) + 1 for cell in range(n)]
-    board = Board(tiles, width, height, blank=0)
-    goal = blank_at(width, height, missing)
+    board, goal, hole, missing = _assignment_board(columns, width, height)
     matched = [float(cost[cell, columns[cell]]) for cell in range(n) if cell != hole]
-    confidence, groups = _confidence(cost, columns, total)
-    return ScreenshotReading(board, goal, confidence, missing, groups, "picture", grid), float(np.mean(matched))
+    confidence, groups, alternatives = _confidence(cost, columns, total)
+    mismatch = float(np.mean(matched))
+    if parity and len(groups) == 1 and mismatch <= STRONG_MATCH_RMS:
+        alternative = _assignment_board(alternatives[0], width, height)
+        decided = _parity_decides((board, goal), alternative[:2])
+        if decided is not None:
+            board, goal, _, missing = (board, goal, hole, missing) if decided == 0 else alternative
+            groups = ()
+    return ScreenshotReading(board, goal, confidence, missing, groups, "picture", grid), mismatch
 
 
 def _layouts(
@@ -333,7 +364,8 @@ def read_screenshot(
         assert problem is not None
         raise problem
     if reference is not None:
-        reading = _read_with_reference(image, grids, reference, blank_cell)
+        size = (width, height) if width is not None and height is not None else None
+        reading = _read_with_reference(image, grids, reference, blank_cell, size, exact)
     else:
         reading = _read_without_reference(image, grids, problem, width, height, hole_home, strict)
     if crop is not None and reading.grid is not None:
@@ -572,30 +604,62 @@ def _reassembled(cells: list[np.ndarray], homes: tuple[int, ...], width: int, he
 
 
 def _read_with_reference(
-    image: PILImage.Image, grids: list[Grid], reference: str | Path | PILImage.Image, blank_cell: int | None
+    image: PILImage.Image,
+    grids: list[Grid],
+    reference: str | Path | PILImage.Image,
+    blank_cell: int | None,
+    size: tuple[int, int] | None,
+    exact: bool,
 ) -> ScreenshotReading:
     ref_image = load_picture(reference, "reference picture")
-    best: tuple[float, ScreenshotReading] | None = None
-    for grid in grids:
-        check_picture_size(ref_image, grid.width, grid.height, "reference picture")
+    tries = [(grid, MISMATCH_RMS) for grid in grids]
+    if not exact:
+        # The reference's shape tells each grid size's tile shape: also try other located grids (and each
+        # one tile bigger or smaller at either end, for a hole showing the background at the board's edge)
+        # whose tiles have that shape. They are held to a stricter match: a part of the board cut as a
+        # smaller board can match loosely (its tiles repeat pieces of the picture), a whole board matches well.
+        def fits(grid: Grid) -> bool:
+            ref_tile = (ref_image.width / grid.width) / (ref_image.height / grid.height)
+            return abs(math.log(grid.columns.tile / grid.rows.tile / ref_tile)) <= REFERENCE_ASPECT_TOLERANCE
+
+        width, height = size if size is not None else (None, None)
+        extra = candidate_grids(image, width, height, fits, REFERENCE_GRIDS, first=grids)
+        tries += [(grid, STRONG_MATCH_RMS) for grid in extra if grid not in grids]
+    best: tuple[float, ScreenshotReading] | None = None  # the closest match within its limit
+    closest: tuple[float, ScreenshotReading] | None = None  # the closest match (for the refusal)
+    for i, (grid, limit) in enumerate(tries):
         n = grid.width * grid.height
-        if blank_cell is not None and not 0 <= blank_cell < n:
-            raise PictureError(f"blank cell {blank_cell} is outside a {grid.width}x{grid.height} board "
-                               f"(0..{n - 1})")
-        reading, mismatch = _match_reference(image, grid, ref_image, blank_cell)
-        if best is None or mismatch < best[0]:
+        if i < len(grids):  # the located grids: their size errors are the user's to see
+            check_picture_size(ref_image, grid.width, grid.height, "reference picture")
+            if blank_cell is not None and not 0 <= blank_cell < n:
+                raise PictureError(f"blank cell {blank_cell} is outside a {grid.width}x{grid.height} board "
+                                   f"(0..{n - 1})")
+        else:  # another grid: skipped where the reference cannot be cut that way
+            try:
+                check_picture_size(ref_image, grid.width, grid.height, "reference picture")
+            except PictureError:
+                continue
+            if blank_cell is not None and not 0 <= blank_cell < n:
+                continue
+        located = i < len(grids)
+        reading, mismatch = _match_reference(image, grid, ref_image, blank_cell, parity=located)
+        if not located and reading.ambiguous:
+            continue  # another grid must read without a doubt (a part of the board read with one was seen)
+        if closest is None or mismatch < closest[0]:
+            closest = (mismatch, reading)
+        if mismatch <= limit and (best is None or mismatch < best[0]):
             best = (mismatch, reading)
-    assert best is not None
-    mismatch, reading = best
-    if mismatch > MISMATCH_RMS:
-        size = f"{reading.board.width}x{reading.board.height}"
-        raise ReferenceMismatchError(
-            f"the tiles do not look like pieces of the reference picture (mean difference {mismatch:.2f}, "
-            f"over {MISMATCH_RMS} is no match) when cut as a {size} board: check that --reference is this "
-            "puzzle's picture, that --size is right, and that --crop (if given) frames the board",
-            reading,
-        )
-    return reading
+    if best is not None:
+        return best[1]
+    assert closest is not None
+    mismatch, reading = closest
+    size_text = f"{reading.board.width}x{reading.board.height}"
+    raise ReferenceMismatchError(
+        f"the tiles do not look like pieces of the reference picture (mean difference {mismatch:.2f}, "
+        f"over {MISMATCH_RMS} is no match) when cut as a {size_text} board: check that --reference is this "
+        "puzzle's picture, that --size is right, and that --crop (if given) frames the board",
+        reading,
+    )
 
 
 def _read_numbers(
@@ -689,11 +753,13 @@ def _check_solvable(reading: ScreenshotReading) -> None:
 
 def _confidence(
     cost: np.ndarray, columns: np.ndarray, total: float
-) -> tuple[tuple[float, ...], tuple[tuple[int, ...], ...]]:
-    """Per-cell confidence and the groups of cells whose reading an almost-as-good solution changes."""
+) -> tuple[tuple[float, ...], tuple[tuple[int, ...], ...], list[np.ndarray]]:
+    """Per-cell confidence, the groups of cells whose reading an almost-as-good solution changes, and those
+    solutions (one per group)."""
     n = cost.shape[0] - 1
     confidence = []
     groups: list[tuple[int, ...]] = []
+    alternatives = []
     for cell in range(n + 1):  # the last "cell" is the left-over row: how sure the missing tile is
         trial = cost.copy()
         trial[cell, columns[cell]] = FORBIDDEN
@@ -709,7 +775,8 @@ def _confidence(
             changed = tuple(int(c) for c in (alternative[:n] != columns[:n]).nonzero()[0])
             if changed and changed not in groups:
                 groups.append(changed)
-    return tuple(confidence), tuple(groups)
+                alternatives.append(alternative)
+    return tuple(confidence), tuple(groups), alternatives
 
 
 def _ambiguity_message(groups: tuple[tuple[int, ...], ...], width: int) -> str:
