@@ -13,9 +13,11 @@ from npuzzle.errors import PuzzleError
 from npuzzle.render import jigsaw
 from npuzzle.render.locate import Axis, Grid, locate_grid, refine_grid
 from npuzzle.render.vision import (
+    MAX_KEPT,
     PictureReassemblyError,
     ScreenshotReading,
     UnsolvableReadingError,
+    _kept_share,
     parse_hole_home,
     read_screenshot,
 )
@@ -274,6 +276,25 @@ def test_an_unsolvable_arrangement_is_never_returned(monkeypatch: pytest.MonkeyP
     shot = game_screenshot(WINDOWS["photo-3x3-gaps"])
     with pytest.raises(UnsolvableReadingError):
         read_screenshot(shot.image)
+
+
+def test_kept_share_of_neighbours() -> None:
+    assert _kept_share((0, 1, 2, 3, 4, 5, 6, 7, -1), 3, 3) == 1.0  # solved
+    assert _kept_share((4, 0, 2, 3, 1, 5, 6, 7, -1), 3, 3) == pytest.approx(3 / 10)
+    # each tile cut in two by a grid of half-height rows: every vertical pair inside a tile is kept
+    assert _kept_share((2, 0, 1, 5, 3, 4, 8, 6, -1), 3, 3) > MAX_KEPT
+
+
+@pytest.mark.parametrize("seed", [42, 86])
+def test_grids_that_cut_the_picture_wrongly_are_refused(seed: int) -> None:
+    """Dev seeds once read wrong with exit 0: 42 through a 2x3 part of its 3x3 board (a grid other than the
+    best), 86 through a grid of half-height rows (every tile cut in two)."""
+    shot = game_screenshot(random_style(seed, kind="picture"))
+    try:
+        reading = read_screenshot(shot.image)
+    except PuzzleError:
+        return
+    assert reading.board == shot.board and reading.goal == shot.goal
 
 
 def test_refine_grid_snaps_to_the_tiles() -> None:
