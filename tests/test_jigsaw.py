@@ -297,6 +297,14 @@ def test_grids_that_cut_the_picture_wrongly_are_refused(seed: int) -> None:
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+def test_black_hole_beside_dark_tiles() -> None:
+    """Dev seed 99: the black hole (spread 2.0) is only twice as flat as a dark jacket tile (3.9); taken for
+    a possible piece, it made two holes fit almost as well and the reading was refused."""
+    shot = game_screenshot(random_style(99, kind="picture"))
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_refine_grid_snaps_to_the_tiles() -> None:
     shot = game_screenshot(WINDOWS["photo-4x4-touching"])
     grid = locate_grid(shot.image)

@@ -491,6 +491,8 @@ class PictureReassemblyError(ReadingError):
 
 
 HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next flattest is surely the hole
+HOLE_FLAT_BLACK = 1.5  # ... or this many times when it is black (dark picture tiles still show texture)
+HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this is black
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
 MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams ...
 SEAMS_3X3 = 10  # ... on boards with at least a 3x3's seams (12, less the hole's 2); fewer need more
@@ -524,7 +526,8 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     inner = tiles[:, 2:-2, 2:-2].reshape(n, -1, 3)
     spread = np.sqrt(((inner - inner.mean(1, keepdims=True)) ** 2).mean((1, 2)))
     flattest = [int(c) for c in np.argsort(spread)]
-    if spread[flattest[0]] * HOLE_FLAT <= spread[flattest[1]]:
+    black = float(inner[flattest[0]].mean(0).max()) <= HOLE_BLACK  # games often draw the hole black
+    if spread[flattest[0]] * (HOLE_FLAT_BLACK if black else HOLE_FLAT) <= spread[flattest[1]]:
         holes = flattest[:1]
     else:  # a flat piece of picture could be the hole: let the seams decide among the flattest cells
         holes = [c for c in flattest[:3] if spread[c] <= HOLE_FLAT * spread[flattest[0]]]
