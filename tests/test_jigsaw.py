@@ -17,6 +17,7 @@ from npuzzle.render.vision import (
     PictureReassemblyError,
     ScreenshotReading,
     UnsolvableReadingError,
+    _grid_goes_on,
     _kept_share,
     parse_hole_home,
     read_screenshot,
@@ -303,6 +304,17 @@ def test_black_hole_beside_dark_tiles() -> None:
     shot = game_screenshot(random_style(99, kind="picture"))
     reading = read_screenshot(shot.image)
     assert reading.board == shot.board and reading.goal == shot.goal
+
+
+def test_a_grid_that_is_part_of_the_board_is_noticed() -> None:
+    shot = game_screenshot(WINDOWS["photo-4x4-touching"])
+    grid = locate_grid(shot.image)
+    assert _grid_goes_on(shot.image, grid) is None
+    c, r = grid.columns, grid.rows
+    part = Grid(Axis(c.start, c.pitch, c.tile, 3), r)  # the right column left out
+    assert _grid_goes_on(shot.image, part) == "right"
+    part = Grid(c, Axis(r.start + r.pitch, r.pitch, r.tile, 3))  # the top row left out
+    assert _grid_goes_on(shot.image, part) == "top"
 
 
 def test_refine_grid_snaps_to_the_tiles() -> None:

@@ -497,6 +497,8 @@ MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's e
 MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams ...
 SEAMS_3X3 = 10  # ... on boards with at least a 3x3's seams (12, less the hole's 2); fewer need more
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
+GRID_GOES_ON = 0.4  # cells beyond the grid whose sides are steps this much (median) are tiles too ...
+GRID_GOES_ON_SHARE = 0.5  # ... when that is also this share of the grid's own cells' median
 MAX_KEPT = 0.45  # at most this share of neighbouring cells may hold neighbouring pieces (:func:`_kept_share`)
 
 
@@ -548,6 +550,9 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     needed = MIN_MARGIN * max(1.0, (SEAMS_3X3 / n_seams) ** 0.5)
     if best.margin < needed:
         causes.append(f"another arrangement fits almost as well (margin {best.margin:.2f} < {needed:.2f})")
+    side = _grid_goes_on(image, grid)
+    if side is not None:
+        causes.append(f"the tiles seem to go on {'to the ' if side in ('left', 'right') else 'at the '}{side}")
     kept = _kept_share(best.homes, width, height)
     if kept > MAX_KEPT:
         causes.append(
@@ -568,6 +573,33 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     if causes:
         reading = replace(reading, ambiguous=groups or (tuple(range(n)),))
     return reading
+
+
+def _grid_goes_on(image: PILImage.Image, grid: Grid) -> str | None:
+    """The side (``"left"``, ``"right"``, ``"top"``, ``"bottom"``) beyond which one more column or row of
+    cells looks as much like tiles as the grid's own (their four sides steps in the picture), or None: a grid
+    that is part of the board reassembles part of the picture, sometimes confidently (seed 3013: a 6x6 board
+    read as 5x6 with a margin of 0.32 and exit 0)."""
+    import numpy as np
+
+    from .locate import _seam_maps, grid_cell_scores
+
+    seams = _seam_maps(np.asarray(image.convert("RGB")))
+    own = float(np.median(grid_cell_scores(seams, grid)))
+    c, r = grid.columns, grid.rows
+    beyond = {
+        "left": Grid(Axis(c.start - c.pitch, c.pitch, c.tile, 1), r),
+        "right": Grid(Axis(c.start + c.count * c.pitch, c.pitch, c.tile, 1), r),
+        "top": Grid(c, Axis(r.start - r.pitch, r.pitch, r.tile, 1)),
+        "bottom": Grid(c, Axis(r.start + r.count * r.pitch, r.pitch, r.tile, 1)),
+    }
+    for side, extra in beyond.items():
+        x0, y0, x1, y1 = extra.box
+        if x0 < 0 or y0 < 0 or x1 > image.width or y1 > image.height:
+            continue
+        if float(np.median(grid_cell_scores(seams, extra))) > max(GRID_GOES_ON, GRID_GOES_ON_SHARE * own):
+            return side
+    return None
 
 
 def _kept_share(homes: tuple[int, ...], width: int, height: int) -> float:
