@@ -15,7 +15,10 @@ Method
     *Placement* (:func:`assemble`). The board's size is known, so every cell but the hole's home takes one
     tile: a beam search fills the cells in raster order (and in the three mirrored orders), each partial
     arrangement scored by the sum of the seams it has closed; the best complete arrangements are then
-    improved by swapping pairs of tiles while the total seam cost falls.
+    improved by swapping pairs of tiles while the total seam cost falls. A beam that went one cell off
+    early lays a whole block of the picture out consistently but shifted, which no exchange of two tiles
+    repairs: the best arrangement is also tried translated by one cell in each direction, the tiles pushed
+    off the board put back greedily (:func:`_shifted`), and improved again.
     *Evidence*. ``seam_ratio``: mean seam cost of the arrangement over the median cost of all tile pairs
     (a right reassembly has seams far better than chance; a wrong grid or a picture with no detail does
     not). ``buddies``: the share of the arrangement's seams whose two tiles are each other's best match
@@ -40,6 +43,7 @@ EDGE_DEPTH = 3 + DEEPER  # columns of each side the seam costs look at
 BEAM = 600  # partial arrangements kept per step of the beam search
 CONFIDENCE_SCALE = 0.5  # cost rise (in typical-seam units) at which a cell's confidence is 0.5
 FORBIDDEN = 1e9  # cost of using a tile twice
+SHIFT_ROUNDS = 2  # rounds of trying the best arrangement shifted by one cell
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,8 @@ def tile_arrays(cells: list[np.ndarray], trim: float = TRIM_SHARE, side: int | N
         tx, ty = w * trim + TRIM_PX, h * trim + TRIM_PX
         image = Image.fromarray(cell)
         out[k] = np.asarray(
-            image.resize((side, side), Image.Resampling.BILINEAR, box=(tx, ty, w - tx, h - ty)), dtype=np.float32
+            image.resize((side, side), Image.Resampling.BILINEAR, box=(tx, ty, w - tx, h - ty)),
+            dtype=np.float32,
         )
     return out
 
@@ -103,7 +108,9 @@ def _side_costs(a_side: np.ndarray, b_side: np.ndarray) -> np.ndarray:
             for i in range(n):
                 diff = np.abs(pred_a[i][None] - pred_b)  # (n, rows, 3)
                 step = np.abs(last[i][None] - first)
-                cost[i] = (np.sqrt(diff.sum(axis=2)).mean(axis=1) + np.sqrt(step.sum(axis=2)).mean(axis=1)) / 2
+                cost[i] = (
+                    np.sqrt(diff.sum(axis=2)).mean(axis=1) + np.sqrt(step.sum(axis=2)).mean(axis=1)
+                ) / 2
             out = np.minimum(out, cost)
     np.fill_diagonal(out, FORBIDDEN)
     return out
@@ -236,6 +243,75 @@ def _improve(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int,
     return current
 
 
+def _fill(
+    arrangement: list[int],
+    free: list[int],
+    lr: np.ndarray,
+    tb: np.ndarray,
+    width: int,
+    height: int,
+    missing: int,
+) -> list[int]:
+    """``arrangement`` with its empty cells (``-1``, the hole's home ``missing`` excepted) filled with the
+    tiles ``free`` greedily: the cell with the most placed neighbours first, each time the tile whose seams
+    with them cost least."""
+    current = list(arrangement)
+    free = list(free)
+    while free:
+        best: tuple[int, float, int, int] | None = None
+        for cell, tile in enumerate(current):
+            if tile >= 0 or cell == missing:
+                continue
+            r, c = divmod(cell, width)
+            sides = []
+            if c > 0 and current[cell - 1] >= 0:
+                sides.append(lr[current[cell - 1], free])
+            if c + 1 < width and current[cell + 1] >= 0:
+                sides.append(lr[free, current[cell + 1]])
+            if r > 0 and current[cell - width] >= 0:
+                sides.append(tb[current[cell - width], free])
+            if r + 1 < height and current[cell + width] >= 0:
+                sides.append(tb[free, current[cell + width]])
+            if not sides:
+                continue
+            costs = sum(sides) / len(sides)
+            k = int(costs.argmin())
+            key = (-len(sides), float(costs[k]), cell, k)
+            if best is None or key < best:
+                best = key
+        if best is None:  # no empty cell touches a placed tile
+            cell = next(c for c, t in enumerate(current) if t < 0 and c != missing)
+            best = (0, 0.0, cell, 0)
+        _, _, cell, k = best
+        current[cell] = free.pop(k)
+    return current
+
+
+def _shifted(
+    arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int, missing: int
+) -> list[list[int]]:
+    """``arrangement`` translated by one cell in each of the 8 directions, the tiles pushed off the board
+    (or onto the hole's home) put back greedily: a beam that started one cell off places a whole block of
+    the picture consistently but shifted, which no exchange of two tiles repairs."""
+    out = []
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == dc == 0:
+                continue
+            moved = [-1] * len(arrangement)
+            for cell, tile in enumerate(arrangement):
+                if tile < 0:
+                    continue
+                r, c = divmod(cell, width)
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < height and 0 <= cc < width and rr * width + cc != missing:
+                    moved[rr * width + cc] = tile
+            placed = set(moved)
+            free = [t for t in arrangement if t >= 0 and t not in placed]
+            out.append(_fill(moved, free, lr, tb, width, height, missing))
+    return out
+
+
 def _orders(width: int, height: int, missing: int) -> list[list[int]]:
     """Raster orders of the cells from each corner, the hole's home left out."""
     orders = []
@@ -276,6 +352,14 @@ def assemble(
             arrangement = _improve(arrangement, lr, tb, width, height)
             candidates.append((_total(arrangement, lr, tb, width, height), arrangement))
     candidates.sort(key=lambda ca: ca[0])
+    for _ in range(SHIFT_ROUNDS):  # repair blocks placed one cell off
+        seen = {tuple(a) for _, a in candidates}
+        for variant in _shifted(candidates[0][1], lr, tb, width, height, missing):
+            variant = _improve(variant, lr, tb, width, height)
+            if tuple(variant) not in seen:
+                seen.add(tuple(variant))
+                candidates.append((_total(variant, lr, tb, width, height), variant))
+        candidates.sort(key=lambda ca: ca[0])
     best_cost, best = candidates[0]
     runner_up = next((c for c, a in candidates if a != best), None)
 
@@ -315,8 +399,15 @@ def assemble(
             uncertain.append(cell)
     confidence[hole] = min(confidence)
     return Assembly(
-        tuple(homes), hole, missing, float(best_cost), float(seam_ratio), float(buddy_share), float(margin),
-        tuple(confidence), tuple(sorted(uncertain)),
+        tuple(homes),
+        hole,
+        missing,
+        float(best_cost),
+        float(seam_ratio),
+        float(buddy_share),
+        float(margin),
+        tuple(confidence),
+        tuple(sorted(uncertain)),
     )
 
 
