@@ -680,43 +680,44 @@ def _read_with_reference(
     exact: bool,
 ) -> ScreenshotReading:
     ref_image = load_picture(reference, "reference picture")
-    tries = [(grid, MISMATCH_RMS) for grid in grids]
-    if not exact:
-        # The reference's shape tells each grid size's tile shape: also try other located grids (and each
-        # one tile bigger or smaller at either end, for a hole showing the background at the board's edge)
-        # whose tiles have that shape. They are held to a stricter match: a part of the board cut as a
+    best: tuple[float, ScreenshotReading] | None = None  # the closest match within its limit
+    closest: tuple[float, ScreenshotReading] | None = None  # the closest match (for the refusal)
+    for grid in grids:  # the located grids: their size errors are the user's to see
+        check_picture_size(ref_image, grid.width, grid.height, "reference picture")
+        n = grid.width * grid.height
+        if blank_cell is not None and not 0 <= blank_cell < n:
+            raise PictureError(f"blank cell {blank_cell} is outside a {grid.width}x{grid.height} board "
+                               f"(0..{n - 1})")
+        reading, mismatch = _match_reference(image, grid, ref_image, blank_cell)
+        if closest is None or mismatch < closest[0]:
+            closest = (mismatch, reading)
+        if mismatch <= MISMATCH_RMS and (best is None or mismatch < best[0]):
+            best = (mismatch, reading)
+    if not exact and (best is None or best[1].ambiguous):
+        # The reference's shape tells each grid size's tile shape: try other located grids (and each one
+        # tile bigger or smaller at either end, for a hole showing the background at the board's edge) whose
+        # tiles have that shape. They must match closely and without a doubt: a part of the board cut as a
         # smaller board can match loosely (its tiles repeat pieces of the picture), a whole board matches well.
         def fits(grid: Grid) -> bool:
             ref_tile = (ref_image.width / grid.width) / (ref_image.height / grid.height)
             return abs(math.log(grid.columns.tile / grid.rows.tile / ref_tile)) <= REFERENCE_ASPECT_TOLERANCE
 
         width, height = size if size is not None else (None, None)
-        extra = candidate_grids(image, width, height, fits, REFERENCE_GRIDS, first=grids)
-        tries += [(grid, STRONG_MATCH_RMS) for grid in extra if grid not in grids]
-    best: tuple[float, ScreenshotReading] | None = None  # the closest match within its limit
-    closest: tuple[float, ScreenshotReading] | None = None  # the closest match (for the refusal)
-    for i, (grid, limit) in enumerate(tries):
-        n = grid.width * grid.height
-        if i < len(grids):  # the located grids: their size errors are the user's to see
-            check_picture_size(ref_image, grid.width, grid.height, "reference picture")
-            if blank_cell is not None and not 0 <= blank_cell < n:
-                raise PictureError(f"blank cell {blank_cell} is outside a {grid.width}x{grid.height} board "
-                                   f"(0..{n - 1})")
-        else:  # another grid: skipped where the reference cannot be cut that way
+        for grid in candidate_grids(image, width, height, fits, REFERENCE_GRIDS, first=grids):
+            n = grid.width * grid.height
+            if grid in grids or (blank_cell is not None and not 0 <= blank_cell < n):
+                continue
             try:
                 check_picture_size(ref_image, grid.width, grid.height, "reference picture")
             except PictureError:
                 continue
-            if blank_cell is not None and not 0 <= blank_cell < n:
+            reading, mismatch = _match_reference(image, grid, ref_image, blank_cell, parity=False)
+            if reading.ambiguous:
                 continue
-        located = i < len(grids)
-        reading, mismatch = _match_reference(image, grid, ref_image, blank_cell, parity=located)
-        if not located and reading.ambiguous:
-            continue  # another grid must read without a doubt (a part of the board read with one was seen)
-        if closest is None or mismatch < closest[0]:
-            closest = (mismatch, reading)
-        if mismatch <= limit and (best is None or mismatch < best[0]):
-            best = (mismatch, reading)
+            if closest is None or mismatch < closest[0]:
+                closest = (mismatch, reading)
+            if mismatch <= STRONG_MATCH_RMS and (best is None or mismatch < best[0]):
+                best = (mismatch, reading)
     if best is not None:
         return best[1]
     assert closest is not None
