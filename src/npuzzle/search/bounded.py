@@ -63,7 +63,13 @@ BEAM_WIDTHS = (1_000, 4_000, 16_000, 64_000)  # beam search runs at these widths
 # estimated build time (TABLE_ENTRIES_PER_SECOND, measured on a 2-core machine, plus BUILD_OVERHEAD_SECONDS).
 PDB_MIN_CELLS = 17  # up to 4×4 the anytime ladder searches exactly with its own tables
 PDB_MAX_CELLS = 32  # pattern tables hold boards of up to 32 cells (npuzzle.heuristics.pdb)
-PDB_BEAM_WIDTHS = (1_000, 4_000, 16_000, 64_000, 256_000)
+# The PDB beam starts at PDB_BEAM_FIRST and grows at most PDB_BEAM_GROWTH times per run, to the width whose
+# run should end within PDB_BEAM_FIT of the time left (run time grows about linearly with the width), at most
+# PDB_BEAM_MAX (the kept parents take 8 bytes per state and layer: 256k states × 100 layers = 200 MB).
+PDB_BEAM_FIRST = 1_000
+PDB_BEAM_GROWTH = 4
+PDB_BEAM_FIT = 0.8
+PDB_BEAM_MAX = 1 << 18
 CHEAP_PARTITION = "auto"
 TABLE_ENTRIES_PER_SECOND = 1_500_000
 BUILD_OVERHEAD_SECONDS = 2.0
@@ -284,14 +290,24 @@ class _Ladder:
         return solution
 
     def beam(self, deadline: float, tables: BeamTables | None = None) -> Iterator[Solution]:
-        """Beam search at the widths of ``BEAM_WIDTHS`` (``PDB_BEAM_WIDTHS`` with ``tables``), each answer
-        smoothed for a moment."""
+        """Beam search at the widths of ``BEAM_WIDTHS`` (with ``tables``: from ``PDB_BEAM_FIRST``, each the
+        widest whose run should fit the time left, see ``PDB_BEAM_FIT``, until that is no wider than the
+        last: the same width gives the same answer), each answer smoothed for a moment."""
         width, height, blank_home = self.board.width, self.board.height, self.goal_board.blank_cell
         heuristic = HEURISTIC if tables is None else f"pdb:{tables.label}"
-        for beam in BEAM_WIDTHS if tables is None else PDB_BEAM_WIDTHS:
+        widths = list(BEAM_WIDTHS) if tables is None else [PDB_BEAM_FIRST]
+        while widths:
+            beam = widths.pop(0)
             if time.monotonic() >= deadline or self.lower >= self.best:
                 return
+            started = time.monotonic()
             cells = beam_search(self.values, width, height, blank_home, beam, self.best, deadline, tables)
+            if tables is not None:
+                spent = max(time.monotonic() - started, 1e-3)
+                fit = int(beam * PDB_BEAM_FIT * (deadline - time.monotonic()) / spent)
+                wider = min(beam * PDB_BEAM_GROWTH, fit, PDB_BEAM_MAX)
+                if wider > beam:
+                    widths.append(wider)
             if cells is None:
                 continue
             solution = self._emit(cells, 0.0, "beam", beam, heuristic)
@@ -396,7 +412,7 @@ class _Ladder:
 
 
 def _pdb_tables(width: int, height: int, blank_home: int, deadline: float) -> tuple[BeamTables | None, str]:
-    """The pattern tables for the beam (see ``PDB_BEAM_WIDTHS``) and a note when they were built now; None
+    """The pattern tables for the beam (see ``PDB_MIN_CELLS``) and a note when they were built now; None
     when none are cached and there is no time to build the cheap ones (or the build fails)."""
     from ..errors import PuzzleError
     from .pdb_backend import load_partition, partition_present, strongest_partition
@@ -658,7 +674,9 @@ def beam_search(
             return path
         if written == 0:
             return None
-        _, first = np.unique(out_hash[:written], return_index=True)
+        order = np.argsort(out_hash[:written])  # one row per distinct hash (a quicksort: faster than unique)
+        ordered = out_hash[order]
+        first = order[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
         if len(first) > beam:
             first = first[np.argpartition(out_h[first], beam)[:beam]]
         parents.append(out_parent[first].copy())
