@@ -98,7 +98,8 @@ def test_beam_pdb_layer_kernel_matches_its_pure_python_twin(
         written, goal_row = expand_layer_pdb(
             states, len(boards), blanks, came, hg, hm, hashes, target.blank_cell, neighbour_table(width, height),
             zobrist, prep.table, prep.offsets, prep.group_of, prep.group_tiles, prep.group_size, prep.tmap,
-            prep.reflect, max_f, 0, pos, *outs,
+            prep.reflect, max_f, 0, pos, np.zeros(room, np.int32), np.zeros(room, np.int32),
+            np.zeros((room, 2), np.int64), *outs,
         )  # fmt: skip
         expected, expected_goal = _reference_layer(
             tables,

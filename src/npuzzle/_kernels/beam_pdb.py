@@ -15,7 +15,7 @@ blank is ``blank_home``), ``blanks``/``came`` ``int32[count]`` (the blank's cell
 ``[cell * n_cells + value]``. Tables as in :func:`.pdb_idastar.lookup`: ``table`` uint8, group ``g`` from
 ``offsets[g]``; ``group_of`` ``int8[n_cells]`` (the group of each home, -1 for ``blank_home``),
 ``group_tiles`` ``int8[n_groups, kmax]``, ``group_size`` ``int64[n_groups]``, ``tmap`` ``int8[n_cells]`` the
-reflection (identity without ``reflect``). ``pos`` ``int8[n_cells]`` is scratch. Children go to the ``out_*``
+reflection (identity without ``reflect``). ``pos`` ``int8[n_cells]`` and the ``kid_*`` arrays are scratch. Children go to the ``out_*``
 arrays (room for ``4 * count``); ``out_parent`` is the parent's row.
 """
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .pdb_idastar import lookup
+from .pdb_idastar import group_rank
 
 
 @njit
@@ -49,6 +49,9 @@ def expand_layer_pdb(
     max_f: int,
     depth: int,
     pos: np.ndarray,
+    kid_parent: np.ndarray,
+    kid_cell: np.ndarray,
+    kid_index: np.ndarray,
     out_states: np.ndarray,
     out_blanks: np.ndarray,
     out_came: np.ndarray,
@@ -59,19 +62,19 @@ def expand_layer_pdb(
     out_parent: np.ndarray,
 ) -> tuple[int, int]:
     """Expand ``states[:count]``; children with ``depth + 1 + h >= max_f`` are dropped (they cannot give
-    an answer shorter than ``max_f``). Returns (children written, row of a child at the goal or -1)."""
+    an answer shorter than ``max_f``). Returns (children written, row of a child at the goal or -1).
+
+    Three passes, so that the table reads (random, mostly cache misses on large tables) are independent of
+    each other and overlap: every child's table positions (``kid_index`` ``int64[4 * count, 2]``, normal and
+    mirrored; ``kid_parent``/``kid_cell`` ``int32[4 * count]`` scratch), then the reads (into
+    ``kid_index``), then the children."""
     n = states.shape[1]
     n_groups = group_size.shape[0]
-    written = 0
+    kids = 0
     for i in range(count):
         blank = blanks[i]
         for c in range(n):
             pos[states[i, c]] = c
-        hsum = 0
-        msum = 0
-        for g in range(n_groups):
-            hsum += hg[i, g]
-            msum += hm[i, g]
         for k in range(4):
             cell = nbr[blank * 4 + k]
             if cell < 0:
@@ -79,49 +82,75 @@ def expand_layer_pdb(
             if cell == came[i]:
                 continue
             tile = states[i, cell]  # its home; it slides from cell to blank
-            g = group_of[tile]
             pos[tile] = blank
-            new = lookup(pos, table, offsets, g, group_tiles, group_size, n, tmap, False)
-            h = hsum + new - hg[i, g]
-            gm = 0
-            mnew = 0
+            g = group_of[tile]
+            kid_index[kids, 0] = offsets[g] + group_rank(pos, group_tiles, g, group_size[g], n, tmap, False)
             if reflect:
                 gm = group_of[tmap[tile]]
-                mnew = lookup(pos, table, offsets, gm, group_tiles, group_size, n, tmap, True)
-                h = max(h, msum + mnew - hm[i, gm])
+                kid_index[kids, 1] = offsets[gm] + group_rank(
+                    pos, group_tiles, gm, group_size[gm], n, tmap, True
+                )
             pos[tile] = cell
-            if depth + 1 + h >= max_f:
-                continue
-            row = out_states[written]
-            for c in range(n):
-                row[c] = states[i, c]
-            row[blank] = tile
-            row[cell] = blank_home
+            kid_parent[kids] = i
+            kid_cell[kids] = cell
+            kids += 1
+    for j in range(kids):
+        kid_index[j, 0] = table[kid_index[j, 0]]
+        if reflect:
+            kid_index[j, 1] = table[kid_index[j, 1]]
+    written = 0
+    for j in range(kids):
+        i = kid_parent[j]
+        cell = kid_cell[j]
+        blank = blanks[i]
+        tile = states[i, cell]
+        g = group_of[tile]
+        new = kid_index[j, 0]
+        hsum = 0
+        for q in range(n_groups):
+            hsum += hg[i, q]
+        h = hsum + new - hg[i, g]
+        gm = 0
+        mnew = 0
+        if reflect:
+            gm = group_of[tmap[tile]]
+            mnew = kid_index[j, 1]
+            msum = 0
             for q in range(n_groups):
-                out_hg[written, q] = hg[i, q]
-                out_hm[written, q] = hm[i, q]
-            out_hg[written, g] = new
-            if reflect:
-                out_hm[written, gm] = mnew
-            out_blanks[written] = cell
-            out_came[written] = blank
-            out_h[written] = h
-            out_hash[written] = (
-                hashes[i]
-                ^ zobrist[cell * n + tile]
-                ^ zobrist[blank * n + tile]
-                ^ zobrist[blank * n + blank_home]
-                ^ zobrist[cell * n + blank_home]
-            )
-            out_parent[written] = i
-            written += 1
-            if h == 0:  # every group's tiles at home (a table is 0 only there), so the blank too
-                at_goal = True
-                for c in range(n):
-                    if row[c] != c:
-                        at_goal = False
-                if at_goal:
-                    return written, written - 1
+                msum += hm[i, q]
+            h = max(h, msum + mnew - hm[i, gm])
+        if depth + 1 + h >= max_f:
+            continue
+        row = out_states[written]
+        for c in range(n):
+            row[c] = states[i, c]
+        row[blank] = tile
+        row[cell] = blank_home
+        for q in range(n_groups):
+            out_hg[written, q] = hg[i, q]
+            out_hm[written, q] = hm[i, q]
+        out_hg[written, g] = new
+        if reflect:
+            out_hm[written, gm] = mnew
+        out_blanks[written] = cell
+        out_came[written] = blank
+        out_h[written] = h
+        out_hash[written] = (
+            hashes[i]
+            ^ zobrist[cell * n + tile]
+            ^ zobrist[blank * n + tile]
+            ^ zobrist[blank * n + blank_home]
+            ^ zobrist[cell * n + blank_home]
+        )
+        out_parent[written] = i
+        written += 1
+        if h == 0:  # every group's tiles at home (a table is 0 only there), so the blank too
+            at_goal = True
+            for c in range(n):
+                if row[c] != c:
+                    at_goal = False
+            if at_goal:
+                return written, written - 1
     return written, -1
 
 

@@ -63,9 +63,9 @@ BEAM_WIDTHS = (1_000, 4_000, 16_000, 64_000)  # beam search runs at these widths
 # estimated build time (TABLE_ENTRIES_PER_SECOND, measured on a 2-core machine, plus BUILD_OVERHEAD_SECONDS).
 PDB_MIN_CELLS = 17  # up to 4×4 the anytime ladder searches exactly with its own tables
 PDB_MAX_CELLS = 32  # pattern tables hold boards of up to 32 cells (npuzzle.heuristics.pdb)
-# The PDB beam starts at PDB_BEAM_FIRST and grows at most PDB_BEAM_GROWTH times per run, to the width whose
-# run should end within PDB_BEAM_FIT of the time left (run time grows about linearly with the width), at most
-# PDB_BEAM_MAX (the kept parents take 8 bytes per state and layer: 256k states × 100 layers = 200 MB).
+# The PDB beam starts at PDB_BEAM_FIRST and grows PDB_BEAM_GROWTH times per run while the step after would
+# still fit, then to the width whose run should end within PDB_BEAM_FIT of the time left (run time grows about
+# linearly with the width), at most PDB_BEAM_MAX (the kept parents take 8 bytes per state and layer: 256k states × 100 layers = 200 MB).
 PDB_BEAM_FIRST = 1_000
 PDB_BEAM_GROWTH = 4
 PDB_BEAM_FIT = 0.8
@@ -290,8 +290,8 @@ class _Ladder:
         return solution
 
     def beam(self, deadline: float, tables: BeamTables | None = None) -> Iterator[Solution]:
-        """Beam search at the widths of ``BEAM_WIDTHS`` (with ``tables``: from ``PDB_BEAM_FIRST``, each the
-        widest whose run should fit the time left, see ``PDB_BEAM_FIT``, until that is no wider than the
+        """Beam search at the widths of ``BEAM_WIDTHS`` (with ``tables``: from ``PDB_BEAM_FIRST``, growing to
+        the widest whose run should fit the time left, see ``PDB_BEAM_FIT``, until that is no wider than the
         last: the same width gives the same answer), each answer smoothed for a moment."""
         width, height, blank_home = self.board.width, self.board.height, self.goal_board.blank_cell
         heuristic = HEURISTIC if tables is None else f"pdb:{tables.label}"
@@ -305,7 +305,8 @@ class _Ladder:
             if tables is not None:
                 spent = max(time.monotonic() - started, 1e-3)
                 fit = int(beam * PDB_BEAM_FIT * (deadline - time.monotonic()) / spent)
-                wider = min(beam * PDB_BEAM_GROWTH, fit, PDB_BEAM_MAX)
+                # grow by PDB_BEAM_GROWTH while a further step would still fit, else straight to the widest
+                wider = min(beam * PDB_BEAM_GROWTH if fit >= beam * PDB_BEAM_GROWTH**2 else fit, PDB_BEAM_MAX)
                 if wider > beam:
                     widths.append(wider)
             if cells is None:
@@ -413,30 +414,34 @@ class _Ladder:
 
 def _pdb_tables(width: int, height: int, blank_home: int, deadline: float) -> tuple[BeamTables | None, str]:
     """The pattern tables for the beam (see ``PDB_MIN_CELLS``) and a note when they were built now; None
-    when none are cached and there is no time to build the cheap ones (or the build fails)."""
+    when none are cached (or readable) and there is no time to build the cheap ones (or the build fails)."""
     from ..errors import PuzzleError
+    from ..heuristics.pdb import standard_partition
     from .pdb_backend import load_partition, partition_present, strongest_partition
 
     try:
-        from ..heuristics.pdb import standard_partition
-
         cheap = standard_partition(width, height, blank_home, CHEAP_PARTITION)
         candidates = [strongest_partition(width, height, blank_home), cheap]
-        for partition in candidates:
-            if partition_present(partition):
-                return beam_tables(load_partition(partition, build=False)), ""
-        estimate = build_seconds(cheap)
-        if deadline - time.monotonic() < BUILD_MARGIN * estimate:
-            return None, ""
-        started = time.monotonic()
-        tables = load_partition(cheap, build=True, deadline=deadline)
-        note = (
-            f"built the {width}x{height} {cheap.label} pattern tables in {time.monotonic() - started:.1f} s "
-            "(first use only; cached for later solves)"
-        )
-        return beam_tables(tables), note
-    except (PuzzleError, OSError, ValueError):
+    except (PuzzleError, ValueError):
         return None, ""
+    for partition in candidates:
+        if partition_present(partition):
+            try:
+                return beam_tables(load_partition(partition, build=False)), ""
+            except (PuzzleError, OSError, ValueError):  # a damaged file: the next one, or none
+                continue
+    if partition_present(cheap) or deadline - time.monotonic() < BUILD_MARGIN * build_seconds(cheap):
+        return None, ""
+    started = time.monotonic()
+    try:
+        tables = load_partition(cheap, build=True, deadline=deadline)
+    except (PuzzleError, OSError, ValueError):  # out of time or memory, or no room on disk
+        return None, ""
+    note = (
+        f"built the {width}x{height} {cheap.label} pattern tables in {time.monotonic() - started:.1f} s "
+        "(first use only; cached for later solves)"
+    )
+    return beam_tables(tables), note
 
 
 def build_seconds(partition: Partition) -> float:
@@ -649,12 +654,16 @@ def beam_search(
             tables.reflect, extra[0][0], extra[1][0],
         )  # fmt: skip
         out_extra = [np.zeros((room, n_groups), np.int16), np.zeros((room, n_groups), np.int16)]
+        kid_parent = np.zeros(room, np.int32)
+        kid_cell = np.zeros(room, np.int32)
+        kid_index = np.zeros((room, 2), np.int64)
 
         def expand(count: int, depth: int) -> tuple[int, int]:
             return expand_layer_pdb(  # type: ignore[no-any-return]
                 states, count, blanks, came, extra[0], extra[1], hashes, blank_home, nbr, zobrist,
                 tables.table, tables.offsets, tables.group_of, tables.group_tiles, tables.group_size,
-                tables.tmap, tables.reflect, best, depth, pos, out_states, out_blanks, out_came, out_extra[0],
+                tables.tmap, tables.reflect, best, depth, pos, kid_parent, kid_cell, kid_index, out_states,
+                out_blanks, out_came, out_extra[0],
                 out_extra[1], out_h, out_hash, out_parent,
             )  # fmt: skip
 
