@@ -26,6 +26,7 @@ from pathlib import Path
 
 import npuzzle
 from npuzzle.board import Board
+from npuzzle.canonical import to_canonical
 from npuzzle.generate import shuffle, walk
 from npuzzle.goals import blank_first
 from npuzzle.heuristics.pdb import standard_partition
@@ -92,6 +93,10 @@ def main() -> None:
     # load the tables and compile (or load) every kernel of the ladder: a short walk runs to a proof
     list(bounded.improving_solutions(walk(target, 30, seed=2), target, deadline=time.monotonic() + 60))
     npuzzle.solve(shuffle(target, seed=1), target, limits=Limits(max_seconds=2))
+    tables, _ = bounded._pdb_tables(5, 5, target.blank_cell, time.monotonic() + 60)
+    if tables is not None:  # the PDB beam's kernel (the short walk above is proven optimal before the beam)
+        values = to_canonical(shuffle(target, seed=1), target)
+        bounded.beam_search(values, 5, 5, target.blank_cell, 100, 1000, time.monotonic() + 60, tables)
     print(f"# {args.set}, {len(chosen)} boards, {label}, budget {args.budget:g} s; {_load()}")
     print("| board | optimum | length | lower bound | first answer s | s | heuristic |")
     print("|---|---|---|---|---|---|---|")
