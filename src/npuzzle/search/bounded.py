@@ -5,7 +5,9 @@
 1. the quick reduction answer (:func:`npuzzle.search.reduction.quick_solution`), then that answer
    *smoothed* (:func:`smooth`: stretches of the path re-solved optimally by IDA*);
 2. beam search (:func:`beam_search`, kernel :mod:`npuzzle._kernels.beam`) at widths 1k to 64k, each answer
-   smoothed;
+   smoothed; on boards of 17 to 32 cells with pattern tables cached (or cheap enough to build in the time
+   left, see ``PDB_MIN_CELLS``) the beam ranks by the tables instead (:mod:`npuzzle._kernels.beam_pdb`),
+   at widths grown to fit the time, and their value raises the lower bound;
 3. weighted A* (the library's kernel, linear conflict, at most ``ASTAR_MEMORY_MB``) at falling weights from
    3, each answer smoothed, until one runs out of memory;
 4. weighted IDA* (kernel :mod:`npuzzle._kernels.wida`, Manhattan + linear conflict, pruned by the best
