@@ -5,7 +5,9 @@
 1. the quick reduction answer (:func:`npuzzle.search.reduction.quick_solution`), then that answer
    *smoothed* (:func:`smooth`: stretches of the path re-solved optimally by IDA*);
 2. beam search (:func:`beam_search`, kernel :mod:`npuzzle._kernels.beam`) at widths 1k to 64k, each answer
-   smoothed;
+   smoothed; on boards of 17 to 32 cells with pattern tables cached (or cheap enough to build in the time
+   left, see ``PDB_MIN_CELLS``) the beam ranks by the tables instead (:mod:`npuzzle._kernels.beam_pdb`),
+   at widths grown to fit the time, and their value raises the lower bound;
 3. weighted A* (the library's kernel, linear conflict, at most ``ASTAR_MEMORY_MB``) at falling weights from
    3, each answer smoothed, until one runs out of memory;
 4. weighted IDA* (kernel :mod:`npuzzle._kernels.wida`, Manhattan + linear conflict, pruned by the best
@@ -34,12 +36,17 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..board import Board
 from ..errors import ProblemTooLargeError
 from ..solution import SearchStats, Solution
+
+if TYPE_CHECKING:
+    from ..heuristics.pdb import Partition, PartitionTables
 
 MAX_CELLS = 64  # beyond 8×8 Manhattan + linear conflict is too weak for weighted IDA* to help
 # Weights (numerator, denominator), tried in this order; each answer is at most w times the optimum.
@@ -52,6 +59,23 @@ SMOOTH_WINDOW = 32  # moves per stretch that smooth() re-solves optimally (24: a
 SMOOTH_NODES = 200_000  # IDA* node cap per stretch (a stretch that needs more is left as it is)
 BEAM_SEED = 20_191  # the Zobrist keys' seed (any fixed number: answers are reproducible)
 BEAM_WIDTHS = (1_000, 4_000, 16_000, 64_000)  # beam search runs at these widths, widest last
+# With pattern tables (boards of 17 to PDB_MAX_CELLS cells): the strongest named partition when its file is
+# in the cache (6-6-6-6 on a 5×5 whose goal has its blank in a corner), else the ``auto`` one (5-5-5-5-4 on a
+# 5×5) when cached, or built once the quick answer is out, when the time left is over BUILD_MARGIN times its
+# estimated build time (TABLE_ENTRIES_PER_SECOND, measured on a 2-core machine, plus BUILD_OVERHEAD_SECONDS).
+PDB_MIN_CELLS = 17  # up to 4×4 the anytime ladder searches exactly with its own tables
+PDB_MAX_CELLS = 32  # pattern tables hold boards of up to 32 cells (npuzzle.heuristics.pdb)
+# The PDB beam starts at PDB_BEAM_FIRST and grows PDB_BEAM_GROWTH times per run while the step after would
+# still fit, then to the width whose run should end within PDB_BEAM_FIT of the time left (run time grows about
+# linearly with the width), at most PDB_BEAM_MAX (the kept parents take 8 bytes per state and layer: 256k states × 100 layers = 200 MB).
+PDB_BEAM_FIRST = 1_000
+PDB_BEAM_GROWTH = 4
+PDB_BEAM_FIT = 0.8
+PDB_BEAM_MAX = 1 << 18
+CHEAP_PARTITION = "auto"
+TABLE_ENTRIES_PER_SECOND = 1_500_000
+BUILD_OVERHEAD_SECONDS = 2.0
+BUILD_MARGIN = 3.0
 QUICK_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing the quick answer
 BEAM_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing each beam answer
 NODE_CHUNK = 1 << 19  # nodes per kernel call between deadline checks (a few tens of milliseconds)
@@ -203,6 +227,12 @@ def improving_solutions(
         best_length = quick.length
     search = _Search(values, width, height, goal_board.blank_cell, best_length + 2)
     ladder = _Ladder(board, goal_board, values, search, best_length, t0)
+    tables: BeamTables | None = None
+    if PDB_MIN_CELLS <= width * height <= PDB_MAX_CELLS:  # after the quick answer: loading may build
+        tables, note = _pdb_tables(width, height, goal_board.blank_cell, deadline)
+        if tables is not None:
+            ladder.lower = max(ladder.lower, _parity_up(pdb_value(values, tables), ladder.parity))
+            ladder.notes = (note,) if note else ()
     if quick is not None:  # a share of the time left to shorten the quick answer
         cut = time.monotonic() + QUICK_SMOOTH_SHARE * max(deadline - time.monotonic(), 0.0)
         cells = to_cells(values, goal_board, quick)
@@ -211,7 +241,7 @@ def improving_solutions(
         )
         if better is not None:
             yield better
-    yield from ladder.beam(deadline)
+    yield from ladder.beam(deadline, tables)
     yield from ladder.astar(deadline)
     yield from ladder.idastar(deadline)
 
@@ -234,8 +264,11 @@ class _Ladder:
         self.lower = _parity_up(search.h0, self.parity)
         self.last: Solution | None = None
         self.min_weight = (3, 1)  # the weighted IDA* stage starts below the last weight A* finished
+        self.notes: tuple[str, ...] = ()  # one-time work done (a table build), for the answers' ``notes``
 
-    def _emit(self, cells: list[int], weight: float, algorithm: str, nodes: int) -> Solution | None:
+    def _emit(
+        self, cells: list[int], weight: float, algorithm: str, nodes: int, heuristic: str = HEURISTIC
+    ) -> Solution | None:
         """A Solution for ``cells`` if shorter than the best; records it."""
         length = len(cells)
         if length >= self.best:
@@ -253,25 +286,43 @@ class _Ladder:
             algorithm,
             nodes,
         )
+        solution = replace(solution, heuristic=heuristic, notes=self.notes)
         self.best = length
         self.last = solution
         return solution
 
-    def beam(self, deadline: float) -> Iterator[Solution]:
-        """Beam search at the widths of ``BEAM_WIDTHS``, each answer smoothed for a moment."""
+    def beam(self, deadline: float, tables: BeamTables | None = None) -> Iterator[Solution]:
+        """Beam search at the widths of ``BEAM_WIDTHS`` (with ``tables``: from ``PDB_BEAM_FIRST``, growing to
+        the widest whose run should fit the time left, see ``PDB_BEAM_FIT``, until that is no wider than the
+        last: the same width gives the same answer), each answer smoothed for a moment."""
         width, height, blank_home = self.board.width, self.board.height, self.goal_board.blank_cell
-        for beam in BEAM_WIDTHS:
+        heuristic = HEURISTIC if tables is None else f"pdb:{tables.label}"
+        widths = list(BEAM_WIDTHS) if tables is None else [PDB_BEAM_FIRST]
+        while widths:
+            beam = widths.pop(0)
             if time.monotonic() >= deadline or self.lower >= self.best:
                 return
-            cells = beam_search(self.values, width, height, blank_home, beam, self.best, deadline)
+            started = time.monotonic()
+            cells = beam_search(self.values, width, height, blank_home, beam, self.best, deadline, tables)
+            if tables is not None:
+                spent = max(time.monotonic() - started, 1e-3)
+                fit = int(beam * PDB_BEAM_FIT * (deadline - time.monotonic()) / spent)
+                # grow by PDB_BEAM_GROWTH while a further step would still fit, else straight to the widest
+                wider = min(beam * PDB_BEAM_GROWTH if fit >= beam * PDB_BEAM_GROWTH**2 else fit, PDB_BEAM_MAX)
+                if wider > beam:
+                    widths.append(wider)
             if cells is None:
                 continue
-            solution = self._emit(cells, 0.0, "beam", beam)
+            solution = self._emit(cells, 0.0, "beam", beam, heuristic)
             if solution is not None:
                 yield solution
             cut = time.monotonic() + BEAM_SMOOTH_SHARE * max(deadline - time.monotonic(), 0.0)
             better = self._emit(
-                smooth(self.values, width, height, blank_home, cells, cut), 0.0, "beam+smooth", beam
+                smooth(self.values, width, height, blank_home, cells, cut),
+                0.0,
+                "beam+smooth",
+                beam,
+                heuristic,
             )
             if better is not None:
                 yield better
@@ -363,6 +414,43 @@ class _Ladder:
                 threshold = following
 
 
+def _pdb_tables(width: int, height: int, blank_home: int, deadline: float) -> tuple[BeamTables | None, str]:
+    """The pattern tables for the beam (see ``PDB_MIN_CELLS``) and a note when they were built now; None
+    when none are cached (or readable) and there is no time to build the cheap ones (or the build fails)."""
+    from ..errors import PuzzleError
+    from ..heuristics.pdb import standard_partition
+    from .pdb_backend import load_partition, partition_present, strongest_partition
+
+    try:
+        cheap = standard_partition(width, height, blank_home, CHEAP_PARTITION)
+        candidates = [strongest_partition(width, height, blank_home), cheap]
+    except (PuzzleError, ValueError):
+        return None, ""
+    for partition in candidates:
+        if partition_present(partition):
+            try:
+                return beam_tables(load_partition(partition, build=False)), ""
+            except (PuzzleError, OSError, ValueError):  # a damaged file: the next one, or none
+                continue
+    if partition_present(cheap) or deadline - time.monotonic() < BUILD_MARGIN * build_seconds(cheap):
+        return None, ""
+    started = time.monotonic()
+    try:
+        tables = load_partition(cheap, build=True, deadline=deadline)
+    except (PuzzleError, OSError, ValueError):  # out of time or memory, or no room on disk
+        return None, ""
+    note = (
+        f"built the {width}x{height} {cheap.label} pattern tables in {time.monotonic() - started:.1f} s "
+        "(first use only; cached for later solves)"
+    )
+    return beam_tables(tables), note
+
+
+def build_seconds(partition: Partition) -> float:
+    """Estimated seconds to build ``partition``'s tables on two cores."""
+    return partition.n_entries() / TABLE_ENTRIES_PER_SECOND + BUILD_OVERHEAD_SECONDS
+
+
 def smooth(
     values: list[int],
     width: int,
@@ -443,74 +531,150 @@ def smooth(
     return path
 
 
+@dataclass(frozen=True, eq=False)
+class BeamTables:
+    """Pattern tables arranged for the beam kernel (see :mod:`npuzzle._kernels.beam_pdb`): made by
+    :func:`beam_tables`."""
+
+    label: str  # "6-6-6-6", "6-6-6-6+reflection"
+    table: np.ndarray
+    offsets: np.ndarray
+    group_of: np.ndarray
+    group_tiles: np.ndarray
+    group_size: np.ndarray
+    tmap: np.ndarray
+    reflect: bool
+
+
+def beam_tables(tables: PartitionTables, reflect: bool = True) -> BeamTables:
+    """``tables`` for :func:`beam_search`; read reflected as well when ``reflect`` and the partition allows
+    it (a square board whose goal has its blank on a diagonal)."""
+    from ..heuristics.pdb import reflection_cells
+
+    p = tables.partition
+    n = p.width * p.height
+    group_of = np.full(n, -1, np.int8)
+    group_tiles = np.zeros((len(p.groups), max(p.sizes)), np.int8)
+    for g, homes in enumerate(p.groups):
+        group_of[list(homes)] = g
+        group_tiles[g, : len(homes)] = homes
+    t = reflection_cells(p.width, p.height, p.blank_cell) if reflect else None
+    table = np.asarray(tables.values).view(np.ndarray)
+    return BeamTables(
+        f"{p.label}{'+reflection' if t is not None else ''}",
+        table,
+        tables.offsets,
+        group_of,
+        group_tiles,
+        np.array(p.sizes, np.int64),
+        np.array(t if t is not None else range(n), np.int8),
+        t is not None,
+    )
+
+
+def pdb_value(values: list[int], tables: BeamTables) -> int:
+    """The admissible heuristic the PDB beam uses, for the start ``values`` (a lower bound on its distance)."""
+    from .._kernels.pdb_idastar import initial_values
+
+    n = len(values)
+    pos = np.empty(n, np.int8)
+    pos[np.asarray(values)] = np.arange(n, dtype=np.int8)
+    hg = np.zeros(len(tables.group_size), np.int16)
+    hm = np.zeros(len(tables.group_size), np.int16)
+    hsum, msum = initial_values(
+        pos, tables.table, tables.offsets, tables.group_tiles, tables.group_size, n, tables.tmap,
+        tables.reflect, hg, hm,
+    )  # fmt: skip
+    return int(max(hsum, msum))
+
+
 def beam_search(
-    values: list[int], width: int, height: int, blank_home: int, beam: int, best: int, deadline: float
+    values: list[int],
+    width: int,
+    height: int,
+    blank_home: int,
+    beam: int,
+    best: int,
+    deadline: float,
+    tables: BeamTables | None = None,
 ) -> list[int] | None:
-    """Beam search (:mod:`npuzzle._kernels.beam`): layer by layer, keep the ``beam`` distinct children of
-    lowest linear-conflict heuristic; children that cannot give an answer shorter than ``best`` are dropped
-    (the heuristic is admissible). The cells of the first answer reached, or None (the beam emptied, or the
-    deadline passed). No proven factor: its answers are checked against the lower bound only."""
-    from .._kernels.beam import expand_layer
+    """Beam search: layer by layer, keep the ``beam`` distinct children of lowest heuristic; children that
+    cannot give an answer shorter than ``best`` are dropped (the heuristic is admissible). The heuristic is
+    linear conflict (:mod:`npuzzle._kernels.beam`), or with ``tables`` the pattern databases'
+    (:mod:`npuzzle._kernels.beam_pdb`). The cells of the first answer reached, or None (the beam emptied,
+    or the deadline passed). No proven factor: its answers are checked against the lower bound only."""
     from .._kernels.reduce import neighbour_table
 
     n = width * height
     cells = np.arange(n)
-    md_table = (
-        np.abs(cells[:, None] // width - cells[None, :] // width)
-        + np.abs(cells[:, None] % width - cells[None, :] % width)
-    ).astype(np.int32)
-    md_table[blank_home, :] = 0
-    md0 = int(md_table[np.asarray(values), cells].sum())
-    if md0 == 0:
+    if list(values) == list(range(n)):
         return []
-    md_table = md_table.reshape(-1)
     nbr = neighbour_table(width, height)
     rng = np.random.default_rng(BEAM_SEED)
     zobrist = rng.integers(-(2**62), 2**62, size=n * n, dtype=np.int64)
-    tails = np.zeros(2 * (width + height) + 4, dtype=np.int32)
-    start = np.asarray(values, dtype=np.int16)
+    start = np.asarray(values, dtype=np.int16 if tables is None else np.int8)
     states = start[None, :].copy()
     blanks = np.array([values.index(blank_home)], dtype=np.int32)
     came = np.array([-1], dtype=np.int32)
-    md = np.array([md0], dtype=np.int32)
     hashes = np.array([np.bitwise_xor.reduce(zobrist[cells * n + start])], dtype=np.int64)
     room = 4 * beam
-    out_states = np.zeros((room, n), dtype=np.int16)
+    out_states = np.zeros((room, n), dtype=start.dtype)
     out_blanks = np.zeros(room, dtype=np.int32)
     out_came = np.zeros(room, dtype=np.int32)
-    out_md = np.zeros(room, dtype=np.int32)
     out_h = np.zeros(room, dtype=np.int32)
     out_hash = np.zeros(room, dtype=np.int64)
     out_parent = np.zeros(room, dtype=np.int32)
+    if tables is None:
+        from .._kernels.beam import expand_layer
+
+        md_table = (
+            np.abs(cells[:, None] // width - cells[None, :] // width)
+            + np.abs(cells[:, None] % width - cells[None, :] % width)
+        ).astype(np.int32)
+        md_table[blank_home, :] = 0
+        extra = [np.array([int(md_table[start, cells].sum())], dtype=np.int32)]  # Manhattan of each state
+        out_extra = [np.zeros(room, dtype=np.int32)]
+        md_table = md_table.reshape(-1)
+        tails = np.zeros(2 * (width + height) + 4, dtype=np.int32)
+
+        def expand(count: int, depth: int) -> tuple[int, int]:
+            return expand_layer(  # type: ignore[no-any-return]
+                states, count, blanks, came, extra[0], hashes, width, height, blank_home, md_table, nbr,
+                zobrist, best, depth, tails, out_states, out_blanks, out_came, out_extra[0], out_h, out_hash,
+                out_parent,
+            )  # fmt: skip
+    else:
+        from .._kernels.beam_pdb import expand_layer_pdb
+        from .._kernels.pdb_idastar import initial_values
+
+        n_groups = len(tables.group_size)
+        pos = np.empty(n, np.int8)
+        pos[start] = np.arange(n, dtype=np.int8)
+        extra = [np.zeros((1, n_groups), np.int16), np.zeros((1, n_groups), np.int16)]  # group values
+        initial_values(
+            pos, tables.table, tables.offsets, tables.group_tiles, tables.group_size, n, tables.tmap,
+            tables.reflect, extra[0][0], extra[1][0],
+        )  # fmt: skip
+        out_extra = [np.zeros((room, n_groups), np.int16), np.zeros((room, n_groups), np.int16)]
+        kid_parent = np.zeros(room, np.int32)
+        kid_cell = np.zeros(room, np.int32)
+        kid_index = np.zeros((room, 2), np.int64)
+
+        def expand(count: int, depth: int) -> tuple[int, int]:
+            return expand_layer_pdb(  # type: ignore[no-any-return]
+                states, count, blanks, came, extra[0], extra[1], hashes, blank_home, nbr, zobrist,
+                tables.table, tables.offsets, tables.group_of, tables.group_tiles, tables.group_size,
+                tables.tmap, tables.reflect, best, depth, pos, kid_parent, kid_cell, kid_index, out_states,
+                out_blanks, out_came, out_extra[0],
+                out_extra[1], out_h, out_hash, out_parent,
+            )  # fmt: skip
+
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
     for depth in range(best - 1):
         if time.monotonic() >= deadline:
             return None
-        written, goal_row = expand_layer(
-            states,
-            len(blanks),
-            blanks,
-            came,
-            md,
-            hashes,
-            width,
-            height,
-            blank_home,
-            md_table,
-            nbr,
-            zobrist,
-            best,
-            depth,
-            tails,
-            out_states,
-            out_blanks,
-            out_came,
-            out_md,
-            out_h,
-            out_hash,
-            out_parent,
-        )
+        written, goal_row = expand(len(blanks), depth)
         if goal_row >= 0:
             path = [int(out_blanks[goal_row])]
             row = int(out_parent[goal_row])
@@ -521,18 +685,16 @@ def beam_search(
             return path
         if written == 0:
             return None
-        _, first = np.unique(out_hash[:written], return_index=True)
+        order = np.argsort(out_hash[:written])  # one row per distinct hash (a quicksort: faster than unique)
+        ordered = out_hash[order]
+        first = order[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
         if len(first) > beam:
             first = first[np.argpartition(out_h[first], beam)[:beam]]
         parents.append(out_parent[first].copy())
         moves.append(out_blanks[first].copy())
         states = out_states[first].copy()
-        blanks, came, md, hashes = (
-            out_blanks[first].copy(),
-            out_came[first].copy(),
-            out_md[first].copy(),
-            out_hash[first].copy(),
-        )
+        blanks, came, hashes = out_blanks[first].copy(), out_came[first].copy(), out_hash[first].copy()
+        extra = [a[first].copy() for a in out_extra]
     return None
 
 
@@ -605,12 +767,21 @@ def _solution(
         moves,
         optimal,
         algorithm,
-        HEURISTIC,
+        HEURISTIC if previous is None else previous.heuristic,
         stats,
         "single",
         lower_bound=lower,
         suboptimality=factor,
+        notes=() if previous is None else previous.notes,
     )
 
 
-__all__ = ["MAX_CELLS", "WEIGHTS", "improving_solutions", "supports"]
+__all__ = [
+    "MAX_CELLS",
+    "WEIGHTS",
+    "BeamTables",
+    "beam_search",
+    "beam_tables",
+    "improving_solutions",
+    "supports",
+]
