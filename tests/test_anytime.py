@@ -260,3 +260,19 @@ def test_a_tiny_budget_on_a_big_board_returns_the_quick_answer(layout: str, widt
     assert time.monotonic() - t < 60  # the quick answer (and, once, loading its kernels); never a hang
     assert s.replay() == target and s.algorithm == "reduction"
     assert s.lower_bound is not None and 0 < s.lower_bound < s.length and not s.optimal
+
+
+def test_tables_for_later_solves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which tables a solve offers to build for the next ones: the 4×4's exact partition, the bounded
+    solver's cheap one on 17-32 cells unless a stronger one is cached, nothing on other sizes or when built."""
+    from npuzzle.search import pdb_backend
+
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path))
+    for size, sizes in (((4, 4), (6, 6, 3)), ((5, 5), (5, 5, 5, 5, 4)), ((4, 5), (5, 5, 5, 4))):
+        target = classic(*size)
+        missing = anytime.tables_for_later(target, target)
+        assert missing is not None and missing[0].sizes == sizes and missing[1] > 1
+    for size in ((3, 3), (3, 4), (6, 6), (10, 10)):
+        assert anytime.tables_for_later(classic(*size), classic(*size)) is None
+    monkeypatch.setattr(pdb_backend, "partition_present", lambda partition: True)
+    assert anytime.tables_for_later(classic(5, 5), classic(5, 5)) is None

@@ -325,23 +325,21 @@ def live_reporter() -> Iterator[tuple[ProgressCallback, Callable[[Any], None]]]:
 
 
 def _prepare_later_solves(start: Any, goal_board: Any) -> None:
-    """After the answer is out: build the pattern tables later solves of this size use (a 4×4's, first run
-    only), saying so on stderr. Failing here never fails the solve."""
-    from ..search.anytime import prepare_tables
+    """After the answer is out: build the pattern tables later solves of this size use (4×4 and 5×5-sized
+    boards, first run only), saying so on stderr. Failing here never fails the solve."""
+    from ..search.anytime import prepare_tables, tables_for_later
 
-    if not 12 < start.n_cells <= 16:  # the boards whose exact solves use pattern tables
+    missing = tables_for_later(start, goal_board)
+    if missing is None:
         return
+    partition, seconds = missing
+    typer.echo(
+        f"npuzzle: building the {start.width}x{start.height} {partition.label} pattern tables for later "
+        f"solves (first run only, about {max(seconds, 1):.0f} s) ...",
+        err=True,
+    )
     with progress_reporter() as progress:
         try:
-            from ..search.pdb_backend import choose_partition, partition_present
-
-            partition = choose_partition(start.width, start.height, goal_board.blank_cell)
-            if 12 < start.n_cells <= 16 and not partition_present(partition):
-                typer.echo(
-                    f"npuzzle: building the {start.width}x{start.height} {partition.label} pattern tables "
-                    "for later solves (first run only, about 10 s) ...",
-                    err=True,
-                )
             note = prepare_tables(start, goal_board, progress)
         except (ImportError, PuzzleError, ValueError, OSError, MemoryError) as exc:
             typer.echo(f"npuzzle: could not build pattern tables for later solves: {exc}", err=True)

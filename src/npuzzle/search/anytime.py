@@ -40,7 +40,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..board import Board
 from ..canonical import moves_from_cells, to_canonical
@@ -48,6 +48,9 @@ from ..errors import ProblemTooLargeError, PuzzleError, SearchLimitExceeded
 from ..heuristics import simple, walking
 from ..solution import SearchStats, Solution
 from .limits import NO_LIMITS, Limits
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..heuristics.pdb import Partition
 
 DEFAULT_SECONDS = 10.0  # the library's and the CLI's budget: 3×3 and typical 4×4 boards stay optimal
 SMALL_CELLS = 9  # up to 3×3 / 2×4: exact IDA* is the quick answer (milliseconds once compiled)
@@ -195,6 +198,7 @@ class _Ladder:
         """Take ``solution`` if it is shorter than the best; ``exact``: it is proven optimal; ``factor``: its
         length is proven at most ``factor`` × optimal. Returns whether it became the best."""
         self.count(solution.stats)
+        self.notes.extend(note for note in solution.notes if note not in self.notes)  # e.g. tables built
         factor = factor if factor is not None else solution.suboptimality
         if exact or solution.optimal:
             factor = 1.0
@@ -579,23 +583,56 @@ def solve_anytime(
     return ladder.run(interruptible)
 
 
-def prepare_tables(board: Board, goal_board: Board, progress: ProgressFn | None = None) -> str | None:
-    """Build the pattern tables that later exact solves of boards like this one use (4×4-sized boards in the
-    single-tile metric), if they are missing. Returns a sentence saying what was built, or ``None``."""
-    if not (BFS_CELLS < board.n_cells <= EXACT_CELLS):
-        return None
+def tables_for_later(board: Board, goal_board: Board) -> tuple[Partition, float] | None:
+    """The pattern tables that later solves of boards like this one use and that are missing, with the
+    estimated seconds to build them; None when there are none to build. 4×4-sized boards: the exact search's
+    partition; 17 to 32 cells: the bounded solver's cheap partition, unless a stronger one is cached."""
     try:
-        from .pdb_backend import choose_partition, load_partition, partition_present, solve_canonical
+        from . import bounded
+        from .pdb_backend import choose_partition, partition_present, strongest_partition
     except ImportError:
         return None
-    partition = choose_partition(board.width, board.height, goal_board.blank_cell)
-    if partition_present(partition):
+    width, height, blank = board.width, board.height, goal_board.blank_cell
+    try:
+        if BFS_CELLS < board.n_cells <= EXACT_CELLS:
+            partition = choose_partition(width, height, blank)
+            seconds = partition.n_entries() / BUILD_ENTRIES_PER_SECOND + BUILD_OVERHEAD_SECONDS
+        elif bounded.PDB_MIN_CELLS <= board.n_cells <= bounded.PDB_MAX_CELLS:
+            if partition_present(strongest_partition(width, height, blank)):
+                return None
+            from ..heuristics.pdb import standard_partition
+
+            partition = standard_partition(width, height, blank, bounded.CHEAP_PARTITION)
+            seconds = bounded.build_seconds(partition)
+        else:
+            return None
+    except (PuzzleError, ValueError):
         return None
+    return None if partition_present(partition) else (partition, seconds)
+
+
+def prepare_tables(board: Board, goal_board: Board, progress: ProgressFn | None = None) -> str | None:
+    """Build the pattern tables that later solves of boards like this one use (:func:`tables_for_later`; the
+    single-tile metric), if they are missing, and load the search kernel that reads them. Returns a sentence
+    saying what was built, or ``None``."""
+    missing = tables_for_later(board, goal_board)
+    if missing is None:
+        return None
+    from .pdb_backend import load_partition, solve_canonical
+
+    partition, _ = missing
     t = time.monotonic()
     tables = load_partition(partition, build=True, progress=progress)
     # compile (or load) the search kernel that reads them now, not in the next solve's budget
     ladder = _Ladder(board, goal_board, 1.0, "single", NO_LIMITS, None, None)
-    solve_canonical(ladder.one_move_state(), tables, reflect=partition.reflectable())
+    if board.n_cells <= EXACT_CELLS:
+        solve_canonical(ladder.one_move_state(), tables, reflect=partition.reflectable())
+    else:
+        from .bounded import beam_search, beam_tables
+
+        moved = ladder.one_move_state()
+        beam_search(moved, board.width, board.height, goal_board.blank_cell, 4, 3, time.monotonic() + 60,
+                    beam_tables(tables))  # fmt: skip
     return (
         f"built the {board.width}x{board.height} {partition.label} pattern tables and loaded their search "
         f"kernel in {time.monotonic() - t:.1f} s (first run only; later solves use them)"
@@ -608,4 +645,5 @@ __all__ = [
     "admissible_bound",
     "prepare_tables",
     "solve_anytime",
+    "tables_for_later",
 ]
