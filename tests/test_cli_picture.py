@@ -100,6 +100,8 @@ def test_read_json_and_text(files: dict[str, Path], capsys: pytest.CaptureFixtur
 def test_read_reports_twin_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     picture = synthetic_picture(300, 300, seed=22)
     picture.paste(picture.crop((0, 0, 100, 100)), (100, 100))  # cell 4 is a copy of cell 0
+    # and cell 6 of cell 2: with one pair of twins parity would tell the two readings apart
+    picture.paste(picture.crop((200, 0, 300, 100)), (0, 200))
     picture.save(tmp_path / "twins.png")
     screenshot(picture, BOARD).save(tmp_path / "shot.png")
     argv = ["read", tmp_path / "shot.png", "-s", "3x3", "-r", tmp_path / "twins.png"]
