@@ -17,6 +17,7 @@ or column is one move). Meant for boards up to 3×3 (181,440 states, about a sec
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -92,3 +93,34 @@ def depth_histogram(width: int, height: int, blank_home: int, metric: str = "sin
 
 
 __all__ = ["bfs_distances", "canonical_arrays", "canonical_distances", "depth_histogram"]
+
+
+def beam_layer(
+    states: list[list[int]] | np.ndarray,
+    blanks: list[int] | np.ndarray,
+    came: list[int] | np.ndarray,
+    width: int,
+    height: int,
+    blank_home: int,
+    max_f: int,
+    depth: int,
+    heuristic: Callable[[list[int]], int],
+) -> tuple[list[tuple[list[int], int, int, int, int]], int]:
+    """Pure-Python twin of the beam kernels' layer (``npuzzle._kernels.beam``, ``beam_pdb``): every child
+    (no move back to the blank's previous cell) with ``depth + 1 + h < max_f``, as (values, blank, came, h,
+    parent row), in the kernels' order; and the index of a child at the goal (the layer stops there), or -1."""
+    n = width * height
+    out = []
+    for i, state in enumerate(states):
+        for cell in neighbour_cells(int(blanks[i]), width, height):
+            if cell == came[i]:
+                continue
+            child = [int(v) for v in state]
+            child[int(blanks[i])], child[cell] = child[cell], blank_home
+            h = heuristic(child)
+            if depth + 1 + h >= max_f:
+                continue
+            out.append((child, cell, int(blanks[i]), h, i))
+            if child == list(range(n)):
+                return out, len(out) - 1
+    return out, -1

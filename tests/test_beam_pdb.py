@@ -16,6 +16,7 @@ from npuzzle.goals import goal
 from npuzzle.heuristics.pdb import PartitionTables, additive_value, build_partition, standard_partition
 from npuzzle.search import bounded
 from npuzzle.search.pdb_backend import load_partition, solve_canonical
+from oracle import beam_layer
 
 
 def _tables(width: int, height: int, blank: int, sizes: str) -> PartitionTables:
@@ -24,22 +25,11 @@ def _tables(width: int, height: int, blank: int, sizes: str) -> PartitionTables:
 
 
 def _reference_layer(tables, reflect, states, blanks, came, width, height, blank_home, max_f, depth):
-    """Pure-Python twin of expand_layer_pdb: (child values, blank, came, h, parent) in the same order."""
+    """Pure-Python twin of expand_layer_pdb (heuristic: the tables' additive value)."""
     dbs = tables.databases()
-    out = []
-    for i, state in enumerate(states):
-        for cell in neighbour_cells(blanks[i], width, height):
-            if cell == came[i]:
-                continue
-            child = list(state)
-            child[blanks[i]], child[cell] = child[cell], blank_home
-            h = additive_value(dbs, child, reflect)
-            if depth + 1 + h >= max_f:
-                continue
-            out.append((child, cell, blanks[i], h, i))
-            if child == list(range(width * height)):
-                return out, len(out) - 1
-    return out, -1
+    return beam_layer(
+        states, blanks, came, width, height, blank_home, max_f, depth, lambda child: additive_value(dbs, child, reflect)
+    )
 
 
 @pytest.mark.parametrize(

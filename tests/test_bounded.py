@@ -16,10 +16,10 @@ from npuzzle.canonical import to_canonical
 from npuzzle.errors import ProblemTooLargeError
 from npuzzle.generate import shuffle, walk
 from npuzzle.goals import goal
-from npuzzle.heuristics.simple import linear_conflict, manhattan
+from npuzzle.heuristics.simple import linear_conflict
 from npuzzle.search import bounded
 from npuzzle.search.bounded import improving_solutions, supports
-from oracle import bfs_distances
+from oracle import beam_layer, bfs_distances
 
 
 def test_supports() -> None:
@@ -200,26 +200,12 @@ def test_weighted_idastar_and_beam_kernels_with_the_jit_disabled() -> None:
 
 
 def _reference_layer(states, blanks, came, width, height, blank_home, max_f, depth):
-    """Pure-Python twin of expand_layer: (child values, blank, came, h, parent) in the same order."""
-    from npuzzle.board import neighbour_cells
+    """Pure-Python twin of expand_layer (heuristic: Manhattan + linear conflict)."""
 
-    def h_of(state: list[int]) -> tuple[int, int]:
-        return manhattan(state, width, height, blank_home), linear_conflict(state, width, height, blank_home)
+    def h_of(state: list[int]) -> int:
+        return linear_conflict(state, width, height, blank_home)
 
-    out = []
-    for i, state in enumerate(states):
-        for cell in neighbour_cells(blanks[i], width, height):
-            if cell == came[i]:
-                continue
-            child = list(state)
-            child[blanks[i]], child[cell] = child[cell], blank_home
-            md, h = h_of(child)
-            if depth + 1 + h >= max_f:
-                continue
-            out.append((child, cell, blanks[i], h, i))
-            if md == 0:
-                return out, len(out) - 1
-    return out, -1
+    return beam_layer(states, blanks, came, width, height, blank_home, max_f, depth, h_of)
 
 
 @pytest.mark.parametrize("layout,width,height", [("classic", 4, 4), ("spiral", 5, 3)])

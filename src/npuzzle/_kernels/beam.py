@@ -21,6 +21,19 @@ from .heuristics import line_conflicts
 
 
 @njit
+def moved_hash(parent: int, zobrist: np.ndarray, n: int, tile: int, cell: int, blank: int, blank_home: int) -> int:
+    """The Zobrist hash of a state after ``tile`` slides from ``cell`` into the blank at ``blank``: only those
+    two cells change (``zobrist[cell * n + value]`` is the key of ``value`` on ``cell``)."""
+    return (  # type: ignore[no-any-return]
+        parent
+        ^ zobrist[cell * n + tile]
+        ^ zobrist[blank * n + tile]
+        ^ zobrist[blank * n + blank_home]
+        ^ zobrist[cell * n + blank_home]
+    )
+
+
+@njit
 def expand_layer(
     states: np.ndarray,
     count: int,
@@ -74,13 +87,7 @@ def expand_layer(
             out_came[written] = blank
             out_md[written] = child_md
             out_h[written] = h
-            out_hash[written] = (
-                hashes[i]
-                ^ zobrist[cell * n + tile]
-                ^ zobrist[blank * n + tile]
-                ^ zobrist[blank * n + blank_home]
-                ^ zobrist[cell * n + blank_home]
-            )
+            out_hash[written] = moved_hash(hashes[i], zobrist, n, tile, cell, blank, blank_home)
             out_parent[written] = i
             written += 1
             if child_md == 0:
@@ -88,4 +95,4 @@ def expand_layer(
     return written, -1
 
 
-__all__ = ["expand_layer"]
+__all__ = ["expand_layer", "moved_hash"]

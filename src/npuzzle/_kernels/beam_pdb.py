@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
+from .beam import moved_hash
 from .pdb_idastar import group_rank
 
 
@@ -135,13 +136,7 @@ def expand_layer_pdb(
         out_blanks[written] = cell
         out_came[written] = blank
         out_h[written] = h
-        out_hash[written] = (
-            hashes[i]
-            ^ zobrist[cell * n + tile]
-            ^ zobrist[blank * n + tile]
-            ^ zobrist[blank * n + blank_home]
-            ^ zobrist[cell * n + blank_home]
-        )
+        out_hash[written] = moved_hash(hashes[i], zobrist, n, tile, cell, blank, blank_home)
         out_parent[written] = i
         written += 1
         if h == 0:  # every group's tiles at home (a table is 0 only there), so the blank too
