@@ -64,10 +64,6 @@ WEIGHTED_CELLS = 64  # weighted A* fallback up to 8×8 (beyond, it fills memory 
 FALLBACK_WEIGHTS = (3.0, 2.0, 1.5, 1.25)
 LADDER_MEMORY_MB = 1024  # A*/BFS memory cap of one ladder step when Limits.max_memory_mb is None
 WEIGHTED_RESERVE = 0.15  # on 10-16 cells, the share of the budget kept for weighted A* after exact search
-# Building a partition's tables: entries per second on one core of the build kernel (6-6-3, 11.5 M entries,
-# about 7 s) plus compiling the builder and the PDB IDA* kernel on a fresh machine.
-BUILD_ENTRIES_PER_SECOND = 1_500_000
-BUILD_OVERHEAD_SECONDS = 4.0
 COMPILE_NOTE_SECONDS = 3.0  # a kernel start-up this long was a compile (a cache load takes about a second)
 
 ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
@@ -397,12 +393,12 @@ class _Ladder:
         if self.metric != "single" or not (BFS_CELLS < self.n <= EXACT_CELLS):
             return None
         try:
-            from .pdb_backend import choose_partition, partition_present
+            from .pdb_backend import build_seconds, choose_partition, partition_present
 
             partition = choose_partition(self.width, self.height, self.blank_home)
             if partition_present(partition):
                 return 0.0
-            return partition.n_entries() / BUILD_ENTRIES_PER_SECOND + BUILD_OVERHEAD_SECONDS
+            return build_seconds(partition)
         except (ImportError, PuzzleError, ValueError):
             return None
 
@@ -589,26 +585,24 @@ def tables_for_later(board: Board, goal_board: Board) -> tuple[Partition, float]
     partition; 17 to 32 cells: the bounded solver's cheap partition, unless a stronger one is cached."""
     try:
         from . import bounded
-        from .pdb_backend import choose_partition, partition_present, strongest_partition
+        from .pdb_backend import build_seconds, choose_partition, partition_present, strongest_partition
     except ImportError:
         return None
     width, height, blank = board.width, board.height, goal_board.blank_cell
     try:
         if BFS_CELLS < board.n_cells <= EXACT_CELLS:
             partition = choose_partition(width, height, blank)
-            seconds = partition.n_entries() / BUILD_ENTRIES_PER_SECOND + BUILD_OVERHEAD_SECONDS
         elif bounded.PDB_MIN_CELLS <= board.n_cells <= bounded.PDB_MAX_CELLS:
             if partition_present(strongest_partition(width, height, blank)):
                 return None
             from ..heuristics.pdb import standard_partition
 
             partition = standard_partition(width, height, blank, bounded.CHEAP_PARTITION)
-            seconds = bounded.build_seconds(partition)
         else:
             return None
     except (PuzzleError, ValueError):
         return None
-    return None if partition_present(partition) else (partition, seconds)
+    return None if partition_present(partition) else (partition, build_seconds(partition))
 
 
 def prepare_tables(board: Board, goal_board: Board, progress: ProgressFn | None = None) -> str | None:

@@ -46,7 +46,7 @@ from ..errors import ProblemTooLargeError
 from ..solution import SearchStats, Solution
 
 if TYPE_CHECKING:
-    from ..heuristics.pdb import Partition, PartitionTables
+    from ..heuristics.pdb import PartitionTables
 
 MAX_CELLS = 64  # beyond 8×8 Manhattan + linear conflict is too weak for weighted IDA* to help
 # Weights (numerator, denominator), tried in this order; each answer is at most w times the optimum.
@@ -62,7 +62,7 @@ BEAM_WIDTHS = (1_000, 4_000, 16_000, 64_000)  # beam search runs at these widths
 # With pattern tables (boards of 17 to PDB_MAX_CELLS cells): the strongest named partition when its file is
 # in the cache (6-6-6-6 on a 5×5 whose goal has its blank in a corner), else the ``auto`` one (5-5-5-5-4 on a
 # 5×5) when cached, or built once the quick answer is out, when the time left is over BUILD_MARGIN times its
-# estimated build time (TABLE_ENTRIES_PER_SECOND, measured on a 2-core machine, plus BUILD_OVERHEAD_SECONDS).
+# estimated build time (:func:`npuzzle.search.pdb_backend.build_seconds`).
 PDB_MIN_CELLS = 17  # up to 4×4 the anytime ladder searches exactly with its own tables
 PDB_MAX_CELLS = 32  # pattern tables hold boards of up to 32 cells (npuzzle.heuristics.pdb)
 # The PDB beam starts at PDB_BEAM_FIRST and grows PDB_BEAM_GROWTH times per run while the step after would
@@ -73,8 +73,6 @@ PDB_BEAM_GROWTH = 4
 PDB_BEAM_FIT = 0.8
 PDB_BEAM_MAX = 1 << 18
 CHEAP_PARTITION = "auto"
-TABLE_ENTRIES_PER_SECOND = 1_500_000
-BUILD_OVERHEAD_SECONDS = 2.0
 BUILD_MARGIN = 3.0
 QUICK_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing the quick answer
 BEAM_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing each beam answer
@@ -419,7 +417,7 @@ def _pdb_tables(width: int, height: int, blank_home: int, deadline: float) -> tu
     when none are cached (or readable) and there is no time to build the cheap ones (or the build fails)."""
     from ..errors import PuzzleError
     from ..heuristics.pdb import standard_partition
-    from .pdb_backend import load_partition, partition_present, strongest_partition
+    from .pdb_backend import build_seconds, load_partition, partition_present, strongest_partition
 
     try:
         cheap = standard_partition(width, height, blank_home, CHEAP_PARTITION)
@@ -444,11 +442,6 @@ def _pdb_tables(width: int, height: int, blank_home: int, deadline: float) -> tu
         "(first use only; cached for later solves)"
     )
     return beam_tables(tables), note
-
-
-def build_seconds(partition: Partition) -> float:
-    """Estimated seconds to build ``partition``'s tables on two cores."""
-    return partition.n_entries() / TABLE_ENTRIES_PER_SECOND + BUILD_OVERHEAD_SECONDS
 
 
 def smooth(

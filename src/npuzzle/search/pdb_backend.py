@@ -66,6 +66,17 @@ class TableBuildWarning(UserWarning):
 PREFERENCE: dict[tuple[int, int], tuple[str, ...]] = {(4, 4): PREFERENCE_4X4, (5, 5): ("6-6-6-6",)}
 
 
+# Building a partition's tables: entries per second of the build kernel on this 2-core machine (6-6-3, 11.5 M
+# entries, about 7 s; 5-5-5-5-4, 25.8 M, 12-15 s) plus compiling the builder and a search kernel on a fresh one.
+BUILD_ENTRIES_PER_SECOND = 1_500_000
+BUILD_OVERHEAD_SECONDS = 3.0
+
+
+def build_seconds(partition: Partition) -> float:
+    """Estimated seconds to build ``partition``'s tables (for deciding whether a budget allows it)."""
+    return partition.n_entries() / BUILD_ENTRIES_PER_SECOND + BUILD_OVERHEAD_SECONDS
+
+
 def partition_present(partition: Partition) -> bool:
     """True when ``partition``'s table file is in the cache (not checked further)."""
     return store.table_path(partition).is_file()
@@ -454,6 +465,7 @@ __all__ = [
     "PREFERENCE",
     "TableBuildWarning",
     "build_hint",
+    "build_seconds",
     "choose_partition",
     "describe_tables",
     "load_partition",
