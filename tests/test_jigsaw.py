@@ -347,3 +347,18 @@ def test_sweep_never_wrong() -> None:
         assert reading.board == shot.board and reading.goal == shot.goal, f"seed {seed}"
         right += 1
     assert right >= 8
+
+
+def test_a_nearly_solved_board_reads_when_its_size_is_given() -> None:
+    """Most neighbours still together is what a grid cutting tiles in two looks like, and also a board a few
+    moves from solved: refused without a size (the message says which to give), read with it."""
+    from npuzzle.generate import generate
+    from npuzzle.goals import classic
+    from pictures import screenshot
+    from screenshots import sample_picture
+
+    board = generate(classic(4, 4), "walk", moves=6, seed=5)[0]
+    shot = screenshot(sample_picture("grace_hopper").convert("RGB").resize((400, 400)), board, jpeg=85)
+    reading = read_screenshot(shot, 4, 4)
+    assert reading.board == board and reading.goal == classic(4, 4)
+    assert _kept_share(tuple(t - 1 for t in board.tiles), 4, 4) > MAX_KEPT  # the refusal's test would fire

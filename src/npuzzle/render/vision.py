@@ -459,7 +459,7 @@ def _read_layout(
         return _read_numbers(image, grid, None, width, height)
     if _looks_like_picture(image, grid):  # reassemble first; OCR only if that fails
         try:
-            return _read_picture(image, grid, hole_home, strict)
+            return _read_picture(image, grid, hole_home, strict, size_given=width is not None)
         except PictureReassemblyError as exc:
             try:
                 return _read_numbers(image, grid, None, width, height)
@@ -474,7 +474,7 @@ def _read_layout(
             raise
         numbers_problem = exc
     try:
-        return _read_picture(image, grid, hole_home, strict)
+        return _read_picture(image, grid, hole_home, strict, size_given=width is not None)
     except PictureReassemblyError as exc:
         raise PictureReassemblyError(f"{exc}; no numbers were read on the tiles either ({numbers_problem})",
                                      exc.reading) from None
@@ -534,7 +534,9 @@ GRID_GOES_ON_SHARE = 0.5  # ... when that is also this share of the grid's own c
 MAX_KEPT = 0.45  # at most this share of neighbouring cells may hold neighbouring pieces (:func:`_kept_share`)
 
 
-def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None, strict: bool) -> ScreenshotReading:
+def _read_picture(
+    image: PILImage.Image, grid: Grid, hole_home: int | str | None, strict: bool, size_given: bool = False
+) -> ScreenshotReading:
     """Picture tiles with no reference: the hole is the flattest cell, the goal arrangement comes from the
     tiles' seams (:func:`npuzzle.render.jigsaw.assemble`)."""
     import numpy as np
@@ -586,10 +588,10 @@ def _read_picture(image: PILImage.Image, grid: Grid, hole_home: int | str | None
     if side is not None:
         causes.append(f"the tiles seem to go on {'to the ' if side in ('left', 'right') else 'at the '}{side}")
     kept = _kept_share(best.homes, width, height)
-    if kept > MAX_KEPT:
+    if kept > MAX_KEPT and not size_given:  # with the size given, the grid cannot be cutting tiles in two
         causes.append(
             f"{kept:.0%} of neighbouring cells would hold neighbouring pieces, as when the grid cuts tiles "
-            "apart"
+            f"apart or the board is nearly solved (if it is a {width}x{height} board, give --size {width}x{height})"
         )
     # another cell taken for the hole (another tile left out): its best arrangement must cost more by the
     # same margin, in typical seams (seam_ratio is the mean seam in typical seams)
