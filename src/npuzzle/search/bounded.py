@@ -565,8 +565,9 @@ def beam_tables(tables: PartitionTables, reflect: bool = True) -> BeamTables:
     )
 
 
-def pdb_value(values: list[int], tables: BeamTables) -> int:
-    """The admissible heuristic the PDB beam uses, for the start ``values`` (a lower bound on its distance)."""
+def group_values(values: list[int], tables: BeamTables) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each group's normal and mirrored table value for the canonical ``values`` (``int16[n_groups]`` each;
+    the mirrored ones are zeros without reflection) and the heuristic they give: the larger sum."""
     from .._kernels.pdb_idastar import initial_values
 
     n = len(values)
@@ -578,7 +579,12 @@ def pdb_value(values: list[int], tables: BeamTables) -> int:
         pos, tables.table, tables.offsets, tables.group_tiles, tables.group_size, n, tables.tmap,
         tables.reflect, hg, hm,
     )  # fmt: skip
-    return int(max(hsum, msum))
+    return hg, hm, int(max(hsum, msum))
+
+
+def pdb_value(values: list[int], tables: BeamTables) -> int:
+    """The admissible heuristic the PDB beam uses, for the start ``values`` (a lower bound on its distance)."""
+    return group_values(values, tables)[2]
 
 
 def beam_search(
@@ -638,16 +644,11 @@ def beam_search(
             )  # fmt: skip
     else:
         from .._kernels.beam_pdb import expand_layer_pdb
-        from .._kernels.pdb_idastar import initial_values
 
         n_groups = len(tables.group_size)
-        pos = np.empty(n, np.int8)
-        pos[start] = np.arange(n, dtype=np.int8)
-        extra = [np.zeros((1, n_groups), np.int16), np.zeros((1, n_groups), np.int16)]  # group values
-        initial_values(
-            pos, tables.table, tables.offsets, tables.group_tiles, tables.group_size, n, tables.tmap,
-            tables.reflect, extra[0][0], extra[1][0],
-        )  # fmt: skip
+        pos = np.empty(n, np.int8)  # the kernel's scratch
+        hg, hm, _ = group_values(values, tables)
+        extra = [hg[None, :].copy(), hm[None, :].copy()]  # each state's group values
         out_extra = [np.zeros((room, n_groups), np.int16), np.zeros((room, n_groups), np.int16)]
         kid_parent = np.zeros(room, np.int32)
         kid_cell = np.zeros(room, np.int32)
