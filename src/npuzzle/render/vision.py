@@ -364,8 +364,7 @@ def read_screenshot(
         assert problem is not None
         raise problem
     if reference is not None:
-        size = (width, height) if width is not None and height is not None else None
-        reading = _read_with_reference(image, grids, reference, blank_cell, size, exact)
+        reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
         reading = _read_without_reference(image, grids, problem, width, height, hole_home, strict)
     if crop is not None and reading.grid is not None:
@@ -678,12 +677,18 @@ def _read_with_reference(
     grids: list[Grid],
     reference: str | Path | PILImage.Image,
     blank_cell: int | None,
-    size: tuple[int, int] | None,
+    width: int | None,
+    height: int | None,
     exact: bool,
 ) -> ScreenshotReading:
     ref_image = load_picture(reference, "reference picture")
-    best: tuple[float, ScreenshotReading] | None = None  # the closest match within its limit
-    closest: tuple[float, ScreenshotReading] | None = None  # the closest match (for the refusal)
+    matches: list[tuple[float, float, ScreenshotReading]] = []  # (mismatch, its limit, reading)
+
+    def best() -> ScreenshotReading | None:
+        """The closest match within its limit."""
+        within = [m for m in matches if m[0] <= m[1]]
+        return min(within, key=lambda m: m[0])[2] if within else None
+
     for grid in grids:  # the located grids: their size errors are the user's to see
         check_picture_size(ref_image, grid.width, grid.height, "reference picture")
         n = grid.width * grid.height
@@ -691,11 +696,9 @@ def _read_with_reference(
             raise PictureError(f"blank cell {blank_cell} is outside a {grid.width}x{grid.height} board "
                                f"(0..{n - 1})")
         reading, mismatch = _match_reference(image, grid, ref_image, blank_cell)
-        if closest is None or mismatch < closest[0]:
-            closest = (mismatch, reading)
-        if mismatch <= MISMATCH_RMS and (best is None or mismatch < best[0]):
-            best = (mismatch, reading)
-    if not exact and (best is None or best[1].ambiguous):
+        matches.append((mismatch, MISMATCH_RMS, reading))
+    found = best()
+    if not exact and (found is None or found.ambiguous):
         # The reference's shape tells each grid size's tile shape: try other located grids (and each one
         # tile bigger or smaller at either end, for a hole showing the background at the board's edge) whose
         # tiles have that shape. They must match closely and without a doubt: a part of the board cut as a
@@ -704,7 +707,6 @@ def _read_with_reference(
             ref_tile = (ref_image.width / grid.width) / (ref_image.height / grid.height)
             return abs(math.log(grid.columns.tile / grid.rows.tile / ref_tile)) <= REFERENCE_ASPECT_TOLERANCE
 
-        width, height = size if size is not None else (None, None)
         for grid in candidate_grids(image, width, height, fits, REFERENCE_GRIDS, first=grids):
             n = grid.width * grid.height
             if grid in grids or (blank_cell is not None and not 0 <= blank_cell < n):
@@ -714,16 +716,12 @@ def _read_with_reference(
             except PictureError:
                 continue
             reading, mismatch = _match_reference(image, grid, ref_image, blank_cell, parity=False)
-            if reading.ambiguous:
-                continue
-            if closest is None or mismatch < closest[0]:
-                closest = (mismatch, reading)
-            if mismatch <= STRONG_MATCH_RMS and (best is None or mismatch < best[0]):
-                best = (mismatch, reading)
-    if best is not None:
-        return best[1]
-    assert closest is not None
-    mismatch, reading = closest
+            if not reading.ambiguous:
+                matches.append((mismatch, STRONG_MATCH_RMS, reading))
+        found = best()
+    if found is not None:
+        return found
+    mismatch, _, reading = min(matches, key=lambda m: m[0])
     size_text = f"{reading.board.width}x{reading.board.height}"
     raise ReferenceMismatchError(
         f"the tiles do not look like pieces of the reference picture (mean difference {mismatch:.2f}, "
