@@ -9,6 +9,8 @@ import random
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreters import run_python
 from npuzzle.board import Board
@@ -16,7 +18,7 @@ from npuzzle.canonical import to_canonical
 from npuzzle.errors import ProblemTooLargeError
 from npuzzle.generate import shuffle, walk
 from npuzzle.goals import goal
-from npuzzle.heuristics.simple import linear_conflict
+from npuzzle.heuristics.simple import line_conflicts, linear_conflict
 from npuzzle.search import bounded
 from npuzzle.search.bounded import improving_solutions, supports
 from oracle import beam_layer, bfs_distances
@@ -212,7 +214,7 @@ def _reference_layer(states, blanks, came, width, height, blank_home, max_f, dep
 def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int, height: int) -> None:
     import numpy as np
 
-    from npuzzle._kernels.beam import expand_layer
+    from npuzzle._kernels.beam import expand_layer, gather_children
     from npuzzle._kernels.reduce import neighbour_table
 
     target = goal(layout, width, height)
@@ -232,21 +234,22 @@ def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int,
     ).astype(np.int32)
     md_table[target.blank_cell, :] = 0
     md = np.asarray([int(md_table[np.asarray(b), cells].sum()) for b in boards], dtype=np.int32)
+    lc = np.asarray([line_conflicts(b, width, height, target.blank_cell) for b in boards], dtype=np.int32)
     zobrist = np.random.default_rng(1).integers(-(2**62), 2**62, size=n * n, dtype=np.int64)
     hashes = np.asarray(
         [np.bitwise_xor.reduce(zobrist[cells * n + np.asarray(b)]) for b in boards], dtype=np.int64
     )
     room = 4 * len(boards)
-    outs = [np.zeros((room, n), np.int16)] + [
-        np.zeros(room, t) for t in (np.int32, np.int32, np.int32, np.int32, np.int64, np.int32)
-    ]
+    outs = [np.zeros(room, t) for t in (np.int32, np.int32, np.int32, np.int32, np.int32, np.int64)]
     for max_f in (1000, 40):
+        before = states.copy()
         written, goal_row = expand_layer(
             states,
             len(boards),
             blanks,
             came,
             md,
+            lc,
             hashes,
             width,
             height,
@@ -257,16 +260,53 @@ def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int,
             max_f,
             0,
             np.zeros(2 * (width + height) + 4, np.int32),
+            (cells // width).astype(np.int32),
+            (cells % width).astype(np.int32),
             *outs,
         )
+        assert (states == before).all()  # changed while scoring, restored
         expected, expected_goal = _reference_layer(
             boards, blanks.tolist(), came.tolist(), width, height, target.blank_cell, max_f, 0
         )
         assert (written, goal_row) == (len(expected), expected_goal)
-        for row, (child, cell, came_from, h, parent) in enumerate(expected):
-            assert outs[0][row].tolist() == child
-            assert (outs[1][row], outs[2][row], outs[4][row], outs[6][row]) == (cell, came_from, h, parent)
-            assert outs[5][row] == np.bitwise_xor.reduce(zobrist[cells * n + np.asarray(child)])
+        parent, cell, child_md, child_lc, h, hashed = outs
+        for row, (child, blank, _, child_h, child_parent) in enumerate(expected):
+            assert (cell[row], h[row], parent[row]) == (blank, child_h, child_parent)
+            assert child_md[row] + 2 * child_lc[row] == child_h
+            assert child_lc[row] == line_conflicts(child, width, height, target.blank_cell)
+            assert hashed[row] == np.bitwise_xor.reduce(zobrist[cells * n + np.asarray(child)])
+        chosen = np.arange(written, dtype=np.int64)
+        new_states = np.zeros((written, n), np.int16)
+        new_blanks = np.zeros(written, np.int32)
+        new_came = np.zeros(written, np.int32)
+        gather_children(
+            states, blanks, parent, cell, chosen, target.blank_cell, new_states, new_blanks, new_came
+        )
+        assert [list(map(int, r)) for r in new_states] == [child for child, *_ in expected]
+        assert new_came.tolist() == [came_from for _, _, came_from, _, _ in expected]
+
+
+def _reference_select(h: list[int], hashes: list[int], beam: int) -> list[int]:
+    """Pure-Python twin of select_children: first row of each hash, the beam lowest h (ties: lower rows)."""
+    first: dict[int, int] = {}
+    for row, key in enumerate(hashes):
+        first.setdefault(key or 1, row)  # the kernel's set keeps 0 as 1
+    return sorted(sorted(first.values(), key=lambda row: h[row])[:beam])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 12), max_size=60), st.integers(1, 40))
+def test_select_children_matches_its_pure_python_twin(rows: list[int], beam: int) -> None:
+    import numpy as np
+
+    from npuzzle._kernels.beam import select_children
+
+    # duplicates share their h (one state), as in a layer: h is a function of the hash here
+    h = [(key or 1) % 5 + 3 for key in rows]
+    hashes = rows
+    seen = np.zeros(1 << (2 * max(len(rows), 1)).bit_length(), np.int64)
+    chosen = select_children(np.array(h, np.int32), np.array(hashes, np.int64), len(rows), beam, seen)
+    assert chosen.tolist() == _reference_select(h, hashes, beam)
 
 
 def test_beam_search_answers_replay_on_5x5() -> None:

@@ -1,15 +1,19 @@
 """Beam search layers over canonical states (single-tile metric), Manhattan distance + linear conflict.
 
-One call expands a layer: every state's children (no move back to the blank's previous cell), each with its
-heuristic ``h`` (Manhattan updated from the parent's, linear conflict recomputed) and its 64-bit Zobrist
-hash (updated by the two cells that changed). The Python driver (:func:`npuzzle.search.bounded.beam_search`)
-keeps the ``beam`` children of lowest ``h`` among distinct hashes for the next layer.
+A layer is three calls. :func:`expand_layer` scores every state's children (no move back to the blank's
+previous cell) without writing them: each child's parent row and blank cell, its heuristic ``h``
+(Manhattan and linear conflict updated from the parent's: a move changes the conflicts of at most one line,
+the moved tile's home row or column when it leaves or enters it) and its 64-bit Zobrist hash (updated by the
+two cells that changed). :func:`select_children` keeps the ``beam`` distinct children of lowest ``h``, and
+:func:`gather_children` writes only those. The Python driver is :func:`npuzzle.search.bounded.beam_search`.
 
-Arrays: ``states`` ``int16[count, n_cells]`` (canonical values), ``blanks``/``came`` ``int32[count]`` (the
-blank's cell, and the cell it came from or -1), ``md`` ``int32[count]``; ``md_table`` ``int32[n * n]`` with
+Arrays: ``states`` ``int8``/``int16[count, n_cells]`` (canonical values), ``blanks``/``came``
+``int32[count]`` (the blank's cell, and the cell it came from or -1), ``md``/``lc`` ``int32[count]``
+(Manhattan distance and linear-conflict count, ``h = md + 2 * lc``); ``md_table`` ``int32[n * n]`` with
 ``md_table[home * n + cell]`` the taxicab distance (0 for the blank's home); ``nbr`` the ``int32[n * 4]``
-neighbour table of :mod:`.reduce`; ``zobrist`` ``int64[n_cells * n_cells]`` random keys, ``[cell * n + value]``.
-Children go to the ``out_*`` arrays (room for ``4 * count``); ``out_parent`` is the parent's row.
+neighbour table of :mod:`.reduce`; ``row_of``/``col_of`` ``int32[n]`` each cell's row and column;
+``zobrist`` ``int64[n_cells * n_cells]`` random keys, ``[cell * n + value]``.
+Children go to the ``out_*`` arrays (room for ``4 * count``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .heuristics import line_conflicts
+from .heuristics import line_conflicts_tab
 
 
 @njit
@@ -40,6 +44,7 @@ def expand_layer(
     blanks: np.ndarray,
     came: np.ndarray,
     md: np.ndarray,
+    lc: np.ndarray,
     hashes: np.ndarray,
     width: int,
     height: int,
@@ -50,49 +55,142 @@ def expand_layer(
     max_f: int,
     depth: int,
     tails: np.ndarray,
-    out_states: np.ndarray,
-    out_blanks: np.ndarray,
-    out_came: np.ndarray,
+    row_of: np.ndarray,
+    col_of: np.ndarray,
+    out_parent: np.ndarray,
+    out_cell: np.ndarray,
     out_md: np.ndarray,
+    out_lc: np.ndarray,
     out_h: np.ndarray,
     out_hash: np.ndarray,
-    out_parent: np.ndarray,
 ) -> tuple[int, int]:
-    """Expand ``states[:count]``; children with ``depth + 1 + h >= max_f`` are dropped (they cannot give
-    an answer shorter than ``max_f``). Returns (children written, row of a child at the goal or -1)."""
+    """Score the children of ``states[:count]`` (``out_cell``: the blank's new cell); children with
+    ``depth + 1 + h >= max_f`` are dropped (they cannot give an answer shorter than ``max_f``). Returns
+    (children written, row of a child at the goal or -1). ``states`` is changed while a child is scored
+    and restored."""
     n = width * height
     written = 0
     for i in range(count):
         blank = blanks[i]
+        row = states[i]
         for k in range(4):
             cell = nbr[blank * 4 + k]
             if cell < 0:
                 break
             if cell == came[i]:
                 continue
-            tile = states[i, cell]
+            tile = row[cell]
             child_md = md[i] + md_table[tile * n + blank] - md_table[tile * n + cell]
-            row = out_states[written]
-            for c in range(n):
-                row[c] = states[i, c]
-            row[blank] = tile
-            row[cell] = blank_home
-            lc = 0
-            for line in range(width + height):
-                lc += line_conflicts(row, line, width, height, blank_home, tails)
-            h = child_md + 2 * lc
+            child_lc = lc[i]
+            # the tiles' order along the line of the move is unchanged; across it, only the tile's home
+            # line can change, when the tile leaves or enters it
+            if col_of[cell] == col_of[blank]:
+                line = row_of[tile]
+                if line != row_of[cell] and line != row_of[blank]:
+                    line = -1
+            else:
+                line = col_of[tile]
+                if line != col_of[cell] and line != col_of[blank]:
+                    line = -1
+                else:
+                    line += height
+            if line >= 0:
+                child_lc -= line_conflicts_tab(row, line, width, height, blank_home, tails, row_of, col_of)
+                row[blank] = tile
+                row[cell] = blank_home
+                child_lc += line_conflicts_tab(row, line, width, height, blank_home, tails, row_of, col_of)
+                row[cell] = tile
+                row[blank] = blank_home
+            h = child_md + 2 * child_lc
             if depth + 1 + h >= max_f:
                 continue
-            out_blanks[written] = cell
-            out_came[written] = blank
+            out_parent[written] = i
+            out_cell[written] = cell
             out_md[written] = child_md
+            out_lc[written] = child_lc
             out_h[written] = h
             out_hash[written] = moved_hash(hashes[i], zobrist, n, tile, cell, blank, blank_home)
-            out_parent[written] = i
             written += 1
             if child_md == 0:
                 return written, written - 1
     return written, -1
 
 
-__all__ = ["expand_layer", "moved_hash"]
+@njit
+def select_children(h: np.ndarray, hashes: np.ndarray, written: int, beam: int, seen: np.ndarray) -> np.ndarray:
+    """The rows (ascending) of the ``beam`` children of lowest ``h`` among ``h[:written]``, one per distinct
+    hash (its first row), ties going to lower rows. ``seen`` ``int64[m]`` is scratch for an open-addressing
+    set, ``m`` a power of two above ``2 * written``; a hash of 0 is stored as 1 (0 marks an empty slot:
+    two states colliding so are already indistinguishable to the hash)."""
+    mask = seen.shape[0] - 1
+    seen[:] = 0
+    first = np.empty(written, np.int64)
+    n_first = 0
+    top = 0
+    for k in range(written):
+        key = hashes[k]
+        if key == 0:
+            key = 1
+        slot = (key ^ (key >> 29)) & mask
+        while seen[slot] != 0 and seen[slot] != key:
+            slot = (slot + 1) & mask
+        if seen[slot] == key:
+            continue
+        seen[slot] = key
+        first[n_first] = k
+        n_first += 1
+        if h[k] > top:
+            top = h[k]
+    if n_first <= beam:
+        return first[:n_first]
+    counts = np.zeros(top + 2, np.int64)
+    for j in range(n_first):
+        counts[h[first[j]]] += 1
+    threshold = 0  # the lowest h whose children, with all lower ones, fill the beam
+    total = counts[0]
+    while total < beam:
+        threshold += 1
+        total += counts[threshold]
+    room_at_threshold = beam - (total - counts[threshold])
+    chosen = np.empty(beam, np.int64)
+    n_chosen = 0
+    for j in range(n_first):
+        k = first[j]
+        if h[k] < threshold:
+            chosen[n_chosen] = k
+            n_chosen += 1
+        elif h[k] == threshold and room_at_threshold > 0:
+            chosen[n_chosen] = k
+            n_chosen += 1
+            room_at_threshold -= 1
+    return chosen
+
+
+@njit
+def gather_children(
+    states: np.ndarray,
+    blanks: np.ndarray,
+    out_parent: np.ndarray,
+    out_cell: np.ndarray,
+    chosen: np.ndarray,
+    blank_home: int,
+    new_states: np.ndarray,
+    new_blanks: np.ndarray,
+    new_came: np.ndarray,
+) -> None:
+    """Write the children ``chosen`` (rows of ``out_parent``/``out_cell``) as the next layer's states."""
+    for j in range(chosen.shape[0]):
+        k = chosen[j]
+        parent = out_parent[k]
+        cell = out_cell[k]
+        blank = blanks[parent]
+        row = new_states[j]
+        for c in range(states.shape[1]):
+            row[c] = states[parent, c]
+        row[blank] = states[parent, cell]
+        row[cell] = blank_home
+        new_blanks[j] = cell
+        new_came[j] = blank
+
+
+__all__ = ["expand_layer", "gather_children", "moved_hash", "select_children"]

@@ -58,20 +58,21 @@ ASTAR_MEMORY_MB = 256
 SMOOTH_WINDOW = 32  # moves per stretch that smooth() re-solves optimally (24: about 5% shorter on a 10×10 reduction answer, 36: 7%)
 SMOOTH_NODES = 200_000  # IDA* node cap per stretch (a stretch that needs more is left as it is)
 BEAM_SEED = 20_191  # the Zobrist keys' seed (any fixed number: answers are reproducible)
-BEAM_WIDTHS = (1_000, 4_000, 16_000, 64_000)  # beam search runs at these widths, widest last
 # With pattern tables (boards of 17 to PDB_MAX_CELLS cells): the strongest named partition when its file is
 # in the cache (6-6-6-6 on a 5×5 whose goal has its blank in a corner), else the ``auto`` one (5-5-5-5-4 on a
 # 5×5) when cached, or built once the quick answer is out, when the time left is over BUILD_MARGIN times its
 # estimated build time (:func:`npuzzle.search.pdb_backend.build_seconds`).
 PDB_MIN_CELLS = 17  # up to 4×4 the anytime ladder searches exactly with its own tables
 PDB_MAX_CELLS = 32  # pattern tables hold boards of up to 32 cells (npuzzle.heuristics.pdb)
-# The PDB beam starts at PDB_BEAM_FIRST and grows PDB_BEAM_GROWTH times per run while the step after would
-# still fit, then to the width whose run should end within PDB_BEAM_FIT of the time left (run time grows about
-# linearly with the width), at most PDB_BEAM_MAX (the kept parents take 8 bytes per state and layer: 256k states × 100 layers = 200 MB).
-PDB_BEAM_FIRST = 1_000
-PDB_BEAM_GROWTH = 4
-PDB_BEAM_FIT = 0.8
-PDB_BEAM_MAX = 1 << 18
+# Beam search starts at BEAM_FIRST and grows BEAM_GROWTH times per run while the step after would still fit,
+# then to the width whose run should end within BEAM_FIT of the time left (run time grows about linearly with
+# the width), at most BEAM_MAX and at most what keeps the layers' parents and moves (5 bytes per state and
+# layer, layers fewer than the best length) within BEAM_HISTORY_BYTES.
+BEAM_FIRST = 1_000
+BEAM_GROWTH = 4
+BEAM_FIT = 0.8
+BEAM_MAX = 1 << 18
+BEAM_HISTORY_BYTES = 512 << 20
 CHEAP_PARTITION = "auto"
 BUILD_MARGIN = 3.0
 QUICK_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing the quick answer
@@ -290,25 +291,25 @@ class _Ladder:
         return solution
 
     def beam(self, deadline: float, tables: BeamTables | None = None) -> Iterator[Solution]:
-        """Beam search at the widths of ``BEAM_WIDTHS`` (with ``tables``: from ``PDB_BEAM_FIRST``, growing to
-        the widest whose run should fit the time left, see ``PDB_BEAM_FIT``, until that is no wider than the
-        last: the same width gives the same answer), each answer smoothed for a moment."""
+        """Beam search from ``BEAM_FIRST`` wide, growing to the widest whose run should fit the time left (see
+        ``BEAM_FIT``) until that is no wider than the last (the same width gives the same answer), each answer
+        smoothed for a moment. The heuristic is linear conflict, or with ``tables`` the pattern tables'."""
         width, height, blank_home = self.board.width, self.board.height, self.goal_board.blank_cell
         heuristic = HEURISTIC if tables is None else f"pdb:{tables.label}"
-        widths = list(BEAM_WIDTHS) if tables is None else [PDB_BEAM_FIRST]
+        widths = [BEAM_FIRST]
         while widths:
             beam = widths.pop(0)
             if time.monotonic() >= deadline or self.lower >= self.best:
                 return
             started = time.monotonic()
             cells = beam_search(self.values, width, height, blank_home, beam, self.best, deadline, tables)
-            if tables is not None:
-                spent = max(time.monotonic() - started, 1e-3)
-                fit = int(beam * PDB_BEAM_FIT * (deadline - time.monotonic()) / spent)
-                # grow by PDB_BEAM_GROWTH while a further step would still fit, else straight to the widest
-                wider = min(beam * PDB_BEAM_GROWTH if fit >= beam * PDB_BEAM_GROWTH**2 else fit, PDB_BEAM_MAX)
-                if wider > beam:
-                    widths.append(wider)
+            spent = max(time.monotonic() - started, 1e-3)
+            fit = int(beam * BEAM_FIT * (deadline - time.monotonic()) / spent)
+            widest = min(BEAM_MAX, BEAM_HISTORY_BYTES // (5 * max(self.best, 1)))
+            # grow by BEAM_GROWTH while a further step would still fit, else straight to the widest
+            wider = min(beam * BEAM_GROWTH if fit >= beam * BEAM_GROWTH**2 else fit, widest)
+            if wider > beam:
+                widths.append(wider)
             if cells is None:
                 continue
             solution = self._emit(cells, 0.0, "beam", beam, heuristic)
@@ -611,37 +612,51 @@ def beam_search(
     nbr = neighbour_table(width, height)
     rng = np.random.default_rng(BEAM_SEED)
     zobrist = rng.integers(-(2**62), 2**62, size=n * n, dtype=np.int64)
-    start = np.asarray(values, dtype=np.int16 if tables is None else np.int8)
+    start = np.asarray(values, dtype=np.int8 if n <= 127 else np.int16)
     states = start[None, :].copy()
     blanks = np.array([values.index(blank_home)], dtype=np.int32)
     came = np.array([-1], dtype=np.int32)
     hashes = np.array([np.bitwise_xor.reduce(zobrist[cells * n + start])], dtype=np.int64)
     room = 4 * beam
-    out_states = np.zeros((room, n), dtype=start.dtype)
-    out_blanks = np.zeros(room, dtype=np.int32)
-    out_came = np.zeros(room, dtype=np.int32)
+    out_parent = np.zeros(room, dtype=np.int32)
+    out_cell = np.zeros(room, dtype=np.int32)
     out_h = np.zeros(room, dtype=np.int32)
     out_hash = np.zeros(room, dtype=np.int64)
-    out_parent = np.zeros(room, dtype=np.int32)
+    seen = np.zeros(1 << (2 * room).bit_length(), dtype=np.int64)  # select_children's hash set
     if tables is None:
-        from .._kernels.beam import expand_layer
+        from .._kernels.beam import expand_layer, gather_children
+        from ..heuristics.simple import line_conflicts
 
         md_table = (
             np.abs(cells[:, None] // width - cells[None, :] // width)
             + np.abs(cells[:, None] % width - cells[None, :] % width)
         ).astype(np.int32)
         md_table[blank_home, :] = 0
-        extra = [np.array([int(md_table[start, cells].sum())], dtype=np.int32)]  # Manhattan of each state
-        out_extra = [np.zeros(room, dtype=np.int32)]
+        # each state's Manhattan distance and linear-conflict count
+        extra = [
+            np.array([int(md_table[start, cells].sum())], dtype=np.int32),
+            np.array([line_conflicts(values, width, height, blank_home)], dtype=np.int32),
+        ]
+        out_extra = [np.zeros(room, dtype=np.int32), np.zeros(room, dtype=np.int32)]
         md_table = md_table.reshape(-1)
         tails = np.zeros(2 * (width + height) + 4, dtype=np.int32)
+        row_of, col_of = (cells // width).astype(np.int32), (cells % width).astype(np.int32)
 
         def expand(count: int, depth: int) -> tuple[int, int]:
             return expand_layer(  # type: ignore[no-any-return]
-                states, count, blanks, came, extra[0], hashes, width, height, blank_home, md_table, nbr,
-                zobrist, best, depth, tails, out_states, out_blanks, out_came, out_extra[0], out_h, out_hash,
-                out_parent,
+                states, count, blanks, came, extra[0], extra[1], hashes, width, height, blank_home, md_table,
+                nbr, zobrist, best, depth, tails, row_of, col_of, out_parent, out_cell, out_extra[0], out_extra[1], out_h,
+                out_hash,
             )  # fmt: skip
+
+        def next_layer(chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            new_states = np.empty((len(chosen), n), dtype=states.dtype)
+            new_blanks = np.empty(len(chosen), dtype=np.int32)
+            new_came = np.empty(len(chosen), dtype=np.int32)
+            gather_children(
+                states, blanks, out_parent, out_cell, chosen, blank_home, new_states, new_blanks, new_came
+            )
+            return new_states, new_blanks, new_came
     else:
         from .._kernels.beam_pdb import expand_layer_pdb
 
@@ -653,15 +668,22 @@ def beam_search(
         kid_parent = np.zeros(room, np.int32)
         kid_cell = np.zeros(room, np.int32)
         kid_index = np.zeros((room, 2), np.int64)
+        out_states = np.zeros((room, n), dtype=start.dtype)
+        out_came = np.zeros(room, dtype=np.int32)
 
         def expand(count: int, depth: int) -> tuple[int, int]:
             return expand_layer_pdb(  # type: ignore[no-any-return]
                 states, count, blanks, came, extra[0], extra[1], hashes, blank_home, nbr, zobrist,
                 tables.table, tables.offsets, tables.group_of, tables.group_tiles, tables.group_size,
                 tables.tmap, tables.reflect, best, depth, pos, kid_parent, kid_cell, kid_index, out_states,
-                out_blanks, out_came, out_extra[0],
+                out_cell, out_came, out_extra[0],
                 out_extra[1], out_h, out_hash, out_parent,
             )  # fmt: skip
+
+        def next_layer(chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return out_states[chosen], out_cell[chosen], out_came[chosen]
+
+    from .._kernels.beam import select_children
 
     parents: list[np.ndarray] = []
     moves: list[np.ndarray] = []
@@ -670,7 +692,7 @@ def beam_search(
             return None
         written, goal_row = expand(len(blanks), depth)
         if goal_row >= 0:
-            path = [int(out_blanks[goal_row])]
+            path = [int(out_cell[goal_row])]
             row = int(out_parent[goal_row])
             for layer_parents, layer_moves in zip(reversed(parents), reversed(moves), strict=True):
                 path.append(int(layer_moves[row]))
@@ -679,16 +701,12 @@ def beam_search(
             return path
         if written == 0:
             return None
-        order = np.argsort(out_hash[:written])  # one row per distinct hash (a quicksort: faster than unique)
-        ordered = out_hash[order]
-        first = order[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
-        if len(first) > beam:
-            first = first[np.argpartition(out_h[first], beam)[:beam]]
-        parents.append(out_parent[first].copy())
-        moves.append(out_blanks[first].copy())
-        states = out_states[first].copy()
-        blanks, came, hashes = out_blanks[first].copy(), out_came[first].copy(), out_hash[first].copy()
-        extra = [a[first].copy() for a in out_extra]
+        chosen = select_children(out_h, out_hash, written, beam, seen)
+        parents.append(out_parent[chosen])
+        moves.append(out_cell[chosen].astype(start.dtype))
+        states, blanks, came = next_layer(chosen)
+        hashes = out_hash[chosen]
+        extra = [a[chosen] for a in out_extra]
     return None
 
 
