@@ -92,7 +92,12 @@ def warm_anytime() -> None:
     partition = pdb.standard_partition(3, 3, 8, "4-4")
     zeros = np.zeros(partition.n_entries(), dtype=np.uint8)
     tables = bounded.beam_tables(pdb.PartitionTables(partition, zeros))
-    bounded.beam_search([0, 1, 2, 3, 4, 5, 6, 8, 7], 3, 3, 8, 4, 3, time.monotonic() + 60, tables)
+    # a start some moves out, so that layers are kept (select_children, gather_children) as well
+    canonical = importlib.import_module("npuzzle.canonical")
+    target = goals.classic(3, 3)
+    moved = canonical.to_canonical(generate.generate(target, "walk", moves=12, seed=1)[0], target)
+    for beam_tables in (tables, None):  # pattern tables, linear conflict
+        bounded.beam_search(moved, 3, 3, 8, 4, 40, time.monotonic() + 60, beam_tables)
     from .replay import replay_single
 
     replay_single(
