@@ -33,6 +33,7 @@ solvers.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Iterator
@@ -69,6 +70,7 @@ PDB_MAX_CELLS = 32  # pattern tables hold boards of up to 32 cells (npuzzle.heur
 # the width), at most BEAM_MAX and at most what keeps the layers' parents and moves (5 bytes per state and
 # layer, layers fewer than the best length) within BEAM_HISTORY_BYTES.
 BEAM_FIRST = 1_000
+CODED_LINE_MAX = 7  # lines of up to 7 cells get their conflicts from a table (8**7 bytes) by the lines' codes
 BEAM_GROWTH = 4
 BEAM_FIT = 0.8
 BEAM_MAX = 1 << 18
@@ -588,6 +590,35 @@ def pdb_value(values: list[int], tables: BeamTables) -> int:
     return group_values(values, tables)[2]
 
 
+def line_codes(values: list[int], width: int, height: int, blank_home: int) -> list[int]:
+    """Each line's code (rows, then columns) for the canonical ``values``, as
+    :func:`npuzzle._kernels.beam.build_conflict_table` reads them: 3 bits per cell along the line, 1 + the
+    tile's home position along the line when its home is on the line, else 0."""
+    codes = []
+    for row in range(height):
+        code = 0
+        for col in range(width):
+            tile = values[row * width + col]
+            if tile != blank_home and tile // width == row:
+                code |= (tile % width + 1) << (3 * col)
+        codes.append(code)
+    for col in range(width):
+        code = 0
+        for row in range(height):
+            tile = values[row * width + col]
+            if tile != blank_home and tile % width == col:
+                code |= (tile // width + 1) << (3 * row)
+        codes.append(code)
+    return codes
+
+
+@functools.cache
+def _conflict_table(length: int) -> np.ndarray:
+    from .._kernels.beam import build_conflict_table
+
+    return build_conflict_table(length)  # type: ignore[no-any-return]
+
+
 def beam_search(
     values: list[int],
     width: int,
@@ -641,21 +672,31 @@ def beam_search(
         md_table = md_table.reshape(-1)
         tails = np.zeros(2 * (width + height) + 4, dtype=np.int32)
         row_of, col_of = (cells // width).astype(np.int32), (cells % width).astype(np.int32)
+        if max(width, height) <= CODED_LINE_MAX:  # lines' conflicts read from a table by the lines' codes
+            conflict_table = _conflict_table(max(width, height))
+            codes = np.array([line_codes(values, width, height, blank_home)], dtype=np.int32)
+        else:
+            conflict_table = np.zeros(1, dtype=np.int8)
+            codes = np.zeros((1, 0), dtype=np.int32)
 
         def expand(count: int, depth: int) -> tuple[int, int]:
             return expand_layer(  # type: ignore[no-any-return]
-                states, count, blanks, came, extra[0], extra[1], hashes, width, height, blank_home, md_table,
-                nbr, zobrist, best, depth, tails, row_of, col_of, out_parent, out_cell, out_extra[0], out_extra[1], out_h,
-                out_hash,
+                states, count, blanks, came, extra[0], extra[1], codes, hashes, width, height, blank_home,
+                md_table, nbr, zobrist, best, depth, tails, row_of, col_of, conflict_table, out_parent, out_cell,
+                out_extra[0], out_extra[1], out_h, out_hash,
             )  # fmt: skip
 
         def next_layer(chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            nonlocal codes
             new_states = np.empty((len(chosen), n), dtype=states.dtype)
             new_blanks = np.empty(len(chosen), dtype=np.int32)
             new_came = np.empty(len(chosen), dtype=np.int32)
+            new_codes = np.empty((len(chosen), codes.shape[1]), dtype=np.int32)
             gather_children(
-                states, blanks, out_parent, out_cell, chosen, blank_home, new_states, new_blanks, new_came
-            )
+                states, blanks, out_parent, out_cell, chosen, blank_home, height, row_of, col_of, codes,
+                new_states, new_blanks, new_came, new_codes,
+            )  # fmt: skip
+            codes = new_codes
             return new_states, new_blanks, new_came
     else:
         from .._kernels.beam_pdb import expand_layer_pdb
