@@ -177,10 +177,13 @@ def expand_layer(
 def select_children(h: np.ndarray, hashes: np.ndarray, written: int, beam: int, seen: np.ndarray) -> np.ndarray:
     """The rows (ascending) of the ``beam`` children of lowest ``h`` among ``h[:written]``, one per distinct
     hash (its first row), ties going to lower rows. ``seen`` ``int64[m]`` is scratch for an open-addressing
-    set, ``m`` a power of two above ``2 * written``; a hash of 0 is stored as 1 (0 marks an empty slot:
+    set, ``m`` at least twice ``written``; a hash of 0 is stored as 1 (0 marks an empty slot:
     two states colliding so are already indistinguishable to the hash)."""
-    mask = seen.shape[0] - 1
-    seen[:] = 0
+    size = 1
+    while size < 2 * written:  # a set twice the children: short probes, and no more to clear than needed
+        size <<= 1
+    mask = size - 1
+    seen[:size] = 0
     first = np.empty(written, np.int64)
     n_first = 0
     top = 0
