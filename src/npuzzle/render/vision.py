@@ -12,9 +12,9 @@ Method
     Every cell of both images is reduced to a :data:`FEATURE_SIDE`² colour thumbnail of its inner part
     (:data:`TRIM` of each side is ignored: grid lines, bevels, a sloppy crop). Cell ``i`` of the screenshot
     and cell ``j`` of the reference cost their RMS colour difference (0..1 units). One screenshot cell is
-    the blank: it costs its own non-uniformity, plus the non-uniformity of the reference cell left over
-    (zero when the reference is a solved screenshot whose hole is as flat as the screenshot's; for an
-    original picture a constant, the same for every choice). This is one square assignment problem of
+    the blank: it costs its own non-uniformity; the reference cell left over (the missing tile) costs
+    nothing, whichever it is, so the matched cells alone decide it (a solved screenshot's flat hole is left
+    over because no cell matches it better). This is one square assignment problem of
     size ``N + 1`` (a virtual "blank" column and a virtual "left over" row), solved globally with SciPy's
     ``linear_sum_assignment`` (the Hungarian method): tiles are never matched one by one.
 
@@ -164,7 +164,10 @@ def _cost_matrix(shot: np.ndarray, ref: np.ndarray, blank_cell: int | None) -> n
     cost = np.empty((n + 1, n + 1))
     cost[:n, :n] = _rms_distances(shot, ref)
     cost[:n, n] = _flatness(shot)  # screenshot cell i is the hole
-    cost[n, :n] = _flatness(ref)  # reference cell j is the tile nobody shows
+    # reference cell j is the tile nobody shows: the same cost for every j, so the cells alone decide it (its
+    # flatness here made a flat piece of the picture the likely missing one: a 6x6 whose background pieces
+    # look alike read with a piece left out that was shown, dev seed 99)
+    cost[n, :n] = 0.0
     cost[n, n] = FORBIDDEN  # the left-over row must take a reference cell
     if blank_cell is not None:
         others = np.arange(n) != blank_cell
