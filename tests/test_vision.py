@@ -180,14 +180,38 @@ def test_bad_inputs(tmp_path: Path) -> None:
 # -- whole game windows (issue 12): the grid found, numbers read, refusals that name their cause ----------
 
 WINDOW_STYLES = {
-    "picture-gaps-jpeg": Style(width=3, height=3, kind="picture", tile=90, gap=4, jpeg=70, hole="black", seed=1),
-    "picture-relief-4x4": Style(width=4, height=4, kind="picture", picture="jacksboro", tile=70, gap=3,
-                              frame=12, hole="colour", scale=0.8, jpeg=85, seed=2),
-    "picture-background-hole": Style(width=4, height=3, kind="picture", tile=80, gap=6, hole="background",
-                                     scale=1.3, jpeg=60, missing=5, seed=3),
+    "picture-gaps-jpeg": Style(
+        width=3, height=3, kind="picture", tile=90, gap=4, jpeg=70, hole="black", seed=1
+    ),
+    "picture-relief-4x4": Style(
+        width=4,
+        height=4,
+        kind="picture",
+        picture="jacksboro",
+        tile=70,
+        gap=3,
+        frame=12,
+        hole="colour",
+        scale=0.8,
+        jpeg=85,
+        seed=2,
+    ),
+    "picture-background-hole": Style(
+        width=4,
+        height=3,
+        kind="picture",
+        tile=80,
+        gap=6,
+        hole="background",
+        scale=1.3,
+        jpeg=60,
+        missing=5,
+        seed=3,
+    ),
     "numbers-gaps": Style(width=3, height=3, kind="numbers", tile=90, gap=5, jpeg=75, hole="black", seed=4),
-    "numbers-4x4-scaled": Style(width=4, height=4, kind="numbers", tile=80, gap=2, scale=1.4, jpeg=60,
-                                hole="background", seed=5),
+    "numbers-4x4-scaled": Style(
+        width=4, height=4, kind="numbers", tile=80, gap=2, scale=1.4, jpeg=60, hole="background", seed=5
+    ),
 }
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 
@@ -204,7 +228,10 @@ def test_whole_window_is_read_exactly(name: str) -> None:
     assert reading.kind == style.kind and reading.grid is not None
     x, y, w, h = shot.box
     x0, y0, x1, y1 = reading.grid.box
-    assert abs(x0 - x) < 0.25 * reading.grid.columns.tile and abs(x1 - (x + w)) < 0.25 * reading.grid.columns.tile
+    assert (
+        abs(x0 - x) < 0.25 * reading.grid.columns.tile
+        and abs(x1 - (x + w)) < 0.25 * reading.grid.columns.tile
+    )
     assert abs(y0 - y) < 0.25 * reading.grid.rows.tile and abs(y1 - (y + h)) < 0.25 * reading.grid.rows.tile
 
 
@@ -215,7 +242,9 @@ def test_size_and_crop_given() -> None:
     rough = (x - 12, y - 12, w + 24, h + 24)  # cropped by hand, a little loosely
     reading = read_screenshot(shot.image, 3, 3, shot.reference, crop=rough)
     assert reading.board == shot.board
-    assert reading.grid is not None and abs(reading.grid.box[0] - shot.box[0]) < 10  # back in whole-image pixels
+    assert (
+        reading.grid is not None and abs(reading.grid.box[0] - shot.box[0]) < 10
+    )  # back in whole-image pixels
     with pytest.raises(PictureError, match=r"crop .* is not inside"):
         read_screenshot(shot.image, 3, 3, shot.reference, crop=(0, 0, 10_000, 10))
 
@@ -293,5 +322,72 @@ def test_the_reference_shape_finds_a_board_the_locator_cut_short() -> None:
                   hole="background", scale=1.6, jpeg=48, missing=2, seed=13)  # fmt: skip
     shot = game_screenshot(style)
     assert (locate_grid(shot.image).width, locate_grid(shot.image).height) != (5, 5)
+    reading = read_screenshot(shot.image, reference=shot.reference)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
+def test_the_missing_piece_costs_the_same_whichever_it_is() -> None:
+    """The reference piece left over is decided by the cells alone: a flat piece of the picture is no
+    likelier to be the missing one (it was, and a shown background piece was read as missing)."""
+    from npuzzle.render.vision import _cost_matrix
+
+    rng = np.random.default_rng(1)
+    shot, ref = rng.random((9, 48)), rng.random((9, 48))
+    ref[4] = 0.5  # a perfectly flat piece
+    cost = _cost_matrix(shot, ref, None)
+    assert np.all(cost[9, :9] == cost[9, 0])
+
+
+def test_a_board_cut_finer_than_it_is_is_told_apart() -> None:
+    """A 3x3 board cut as a 6x6 keeps each tile's quarters together; a shuffled 6x6 does not."""
+    from npuzzle.render.vision import _finer_cut
+
+    board, _ = scrambled(3, 3, 5)
+    homes3 = [t - 1 for t in board.tiles]  # -1: the hole
+    homes6 = []
+    for r in range(6):
+        for c in range(6):
+            home = homes3[(r // 2) * 3 + c // 2]
+            homes6.append(-1 if home < 0 else (2 * (home // 3) + r % 2) * 6 + 2 * (home % 3) + c % 2)
+    assert _finer_cut(tuple(homes6), 6, 6)
+    for seed in range(20):
+        shuffled, _ = scrambled(6, 6, seed)
+        assert not _finer_cut(tuple(t - 1 for t in shuffled.tiles), 6, 6)
+
+
+def test_board_rectangles_find_the_board_by_its_colours() -> None:
+    from npuzzle.render.locate import board_rectangles
+    from screenshots import random_style
+
+    style = random_style(31, kind="picture", missing_bottom_right=False)
+    shot = game_screenshot(style)
+    x, y, w, h = shot.box
+    best = board_rectangles(shot.image, shot.reference.width / shot.reference.height, 1, like=shot.reference)[
+        0
+    ]
+    assert max(abs(a - b) for a, b in zip(best, (x, y, x + w, y + h), strict=True)) <= 8
+
+
+def test_a_grid_off_by_its_frame_is_refined_onto_the_tiles() -> None:
+    """The board's rectangle taken with its frame (7 px too wide each side) cut evenly, then refined by how
+    well the cells match the pieces: within 2 px of the tiles."""
+    from npuzzle.render.locate import Axis, Grid
+    from npuzzle.render.vision import _refine_by_match
+    from screenshots import random_style
+
+    shot = game_screenshot(random_style(2, kind="picture", missing_bottom_right=False))
+    x, y, w, h = shot.box
+    x0, y0, x1, y1 = x - 7, y - 1, x + w + 7, y + h - 1
+    pw, ph = (x1 - x0) / 3, (y1 - y0) / 3
+    refined = _refine_by_match(
+        shot.image, Grid(Axis(x0, pw, pw, 3), Axis(y0, ph, ph, 3)), shot.reference, None
+    )
+    assert max(abs(a - b) for a, b in zip(refined.box, (x, y, x + w, y + h), strict=True)) <= 2
+
+
+def test_a_board_whose_grid_lines_are_not_found_is_read_from_its_rectangle() -> None:
+    from screenshots import random_style
+
+    shot = game_screenshot(random_style(31, kind="picture", missing_bottom_right=False))
     reading = read_screenshot(shot.image, reference=shot.reference)
     assert reading.board == shot.board and reading.goal == shot.goal

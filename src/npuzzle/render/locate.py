@@ -24,6 +24,7 @@ grid of at least 2×2 tiles (or of the requested size) is visible.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -319,7 +320,9 @@ def grid_cell_scores(seams: tuple[np.ndarray, np.ndarray], grid: Grid) -> list[f
     """How much each cell of ``grid`` looks like a tile: the mean share of its four sides that are steps."""
     import numpy as np
 
-    return [float(v) for v in _box_scores(seams, np.array(grid.cell_boxes(), dtype=np.float64).reshape(-1, 4))]
+    return [
+        float(v) for v in _box_scores(seams, np.array(grid.cell_boxes(), dtype=np.float64).reshape(-1, 4))
+    ]
 
 
 def _box_scores(seams: tuple[np.ndarray, np.ndarray], boxes: np.ndarray) -> np.ndarray:
@@ -349,11 +352,28 @@ def locate_grid(
     return _best_per_size(scored)[0][1]
 
 
+_SCORED_CACHE: dict[tuple[object, ...], list[tuple[float, Grid]]] = {}  # the last screenshot's grids
+
+
 def _scored_grids(image: PILImage.Image, width: int | None, height: int | None) -> list[tuple[float, Grid]]:
-    """Every candidate grid with its score (the sum over its cells of how tile-like they are)."""
+    """Every candidate grid with its score (the sum over its cells of how tile-like they are). The last
+    screenshot's answer is kept: a reader with a reference asks :func:`locate_grids` and then
+    :func:`candidate_grids` about the same screenshot (a second of work each on a large one)."""
+    import hashlib
+
     import numpy as np
 
     pixels = np.asarray(image.convert("RGB"))
+    key = (hashlib.blake2b(pixels.tobytes(), digest_size=16).digest(), pixels.shape, width, height)
+    if key not in _SCORED_CACHE:
+        _SCORED_CACHE.clear()
+        _SCORED_CACHE[key] = _score_grids(pixels, width, height)
+    return list(_SCORED_CACHE[key])
+
+
+def _score_grids(pixels: np.ndarray, width: int | None, height: int | None) -> list[tuple[float, Grid]]:
+    import numpy as np
+
     vertical, horizontal = _edge_maps(pixels)
     horizontal_t = np.ascontiguousarray(horizontal.T)
     h_px, w_px = pixels.shape[:2]
@@ -526,8 +546,113 @@ def refine_grid(image: PILImage.Image, grid: Grid) -> Grid:
     inset_y = 0.1 * grid.rows.tile
     inset_x = 0.1 * grid.columns.tile
     columns = _refine_axis(grid.columns, _step_profile(pixels, y0 + inset_y, y1 - inset_y), x0, x1)
-    rows = _refine_axis(grid.rows, _step_profile(pixels.transpose(1, 0, 2), x0 + inset_x, x1 - inset_x), y0, y1)
+    rows = _refine_axis(
+        grid.rows, _step_profile(pixels.transpose(1, 0, 2), x0 + inset_x, x1 - inset_x), y0, y1
+    )
     return Grid(columns, rows)
+
+
+RECTANGLE_SIDE = 0.6  # share of a board rectangle's side that must lie on a straight edge
+RECTANGLE_ALIKE_POWER = 4
+HISTOGRAM_BINS = 4  # colour boxes per channel when rectangles are compared with a picture ...
+HISTOGRAM_SIDE = 200  # ... counted on the screenshot shrunk to this many pixels a side
+RECTANGLE_NEAR = 0.06  # rectangles whose sides are all this close (share of their size) are one
+RECTANGLE_ASPECT = 0.08  # |log| of a rectangle's shape over the picture's (gaps widen a board a little)
+
+
+def board_rectangles(
+    image: PILImage.Image, aspect: float, keep: int, like: PILImage.Image | None = None
+) -> list[tuple[float, float, float, float]]:
+    """Up to ``keep`` rectangles ``(x0, y0, x1, y1)`` of ``aspect`` (width over height) whose four sides lie
+    on straight edges, the straightest first or, given the picture the board shows (``like``), those whose
+    colours are most like it times their size: where a board of a picture of that shape may be, its frame or its edge
+    against the window, when no grid of tiles shows (inner lines as weak as the picture's own texture, or a
+    hole showing the background). Boundaries, as :func:`_edge_maps`' columns and rows, are sub-pixel."""
+    import numpy as np
+
+    pixels = np.asarray(image.convert("RGB"))
+    vertical, horizontal = _edge_maps(pixels)
+    cum_v = np.pad(vertical.cumsum(0), ((1, 0), (0, 0)))  # cum_v[y, x]: edge rows < y on column x
+    cum_h = np.pad(horizontal.T.cumsum(0), ((1, 0), (0, 0)))
+    xs, _ = _peaks(vertical.mean(axis=0), 0.02)
+    ys, _ = _peaks(horizontal.mean(axis=1), 0.02)
+
+    def share(cum: np.ndarray, at: float, lo: float, hi: float) -> float:
+        k = round(at)
+        a, b = max(0, round(lo)), min(cum.shape[0] - 1, round(hi))
+        if b <= a:
+            return 0.0
+        return max(float(cum[b, j] - cum[a, j]) for j in (k - 1, k, k + 1) if 0 <= j < cum.shape[1]) / (b - a)
+
+    found: list[tuple[float, float, tuple[float, float, float, float]]] = []  # (sides, their length, box)
+    for i, x0 in enumerate(xs):
+        for x1 in xs[i + 1 :]:
+            if x1 - x0 < 2 * MIN_TILE:
+                continue
+            for k, y0 in enumerate(ys):
+                for y1 in ys[k + 1 :]:
+                    if (
+                        y1 - y0 < 2 * MIN_TILE
+                        or abs(math.log((x1 - x0) / (y1 - y0) / aspect)) > RECTANGLE_ASPECT
+                    ):
+                        continue
+                    sides = (
+                        share(cum_v, x0, y0, y1),
+                        share(cum_v, x1, y0, y1),
+                        share(cum_h, y0, x0, x1),
+                        share(cum_h, y1, x0, x1),
+                    )
+                    if min(sides) >= RECTANGLE_SIDE:
+                        # edges are found two pixels wide: the boundary is 1.5 px on
+                        box = (float(x0) + 1.5, float(y0) + 1.5, float(x1) + 1.5, float(y1) + 1.5)
+                        found.append((sum(sides), x1 - x0 + y1 - y0, box))
+    if not found:
+        return []
+    boxes = np.array([box for _, _, box in found])
+    order = sorted(range(len(found)), key=lambda i: (-found[i][0], -found[i][1]))  # straightest, then longest
+    if like is not None:
+        # the window and the desktop hold other colours than the picture; a block of tiles inside the board
+        # holds the picture's colours too, but is smaller: colours alike (to a power: a rectangle larger
+        # than the board by a strip of window is less alike) times size
+        alike = np.minimum(_box_histograms(image, boxes), _box_histograms(like, None)).sum(axis=1)
+        size = boxes[:, 2] - boxes[:, 0] + boxes[:, 3] - boxes[:, 1]
+        order = [int(i) for i in np.argsort(-(alike**RECTANGLE_ALIKE_POWER) * size, kind="stable")]
+    kept: list[tuple[float, float, float, float]] = []
+    for i in order:  # one of each cluster of near-equal rectangles (a frame's two edges, a blur)
+        box = found[i][2]
+        near = RECTANGLE_NEAR * max(box[2] - box[0], box[3] - box[1])
+        if all(max(abs(a - b) for a, b in zip(box, other, strict=True)) > near for other in kept):
+            kept.append(box)
+            if len(kept) == keep:
+                break
+    return kept
+
+
+def _box_histograms(picture: PILImage.Image, boxes: np.ndarray | None) -> np.ndarray:
+    """``(len(boxes), HISTOGRAM_BINS³)``: the share of the pixels of each box ``(x0, y0, x1, y1)`` of
+    ``picture`` in each colour box (rows sum to 1); the whole picture when ``boxes`` is None. Counted on
+    ``picture`` shrunk to at most :data:`HISTOGRAM_SIDE` pixels a side, from one summed table per colour."""
+    import numpy as np
+    from PIL import Image
+
+    f = min(1.0, HISTOGRAM_SIDE / max(picture.width, picture.height))
+    small = picture.convert("RGB").resize(
+        (max(1, round(picture.width * f)), max(1, round(picture.height * f))), Image.Resampling.BOX
+    )
+    bins = np.asarray(small, dtype=np.int64) * HISTOGRAM_BINS // 256
+    index = (bins[..., 0] * HISTOGRAM_BINS + bins[..., 1]) * HISTOGRAM_BINS + bins[..., 2]
+    h, w = index.shape
+    if boxes is None:
+        boxes = np.array([[0.0, 0.0, picture.width, picture.height]])
+    one_hot = (index[None] == np.arange(HISTOGRAM_BINS**3)[:, None, None]).astype(np.int32)
+    table = np.zeros((HISTOGRAM_BINS**3, h + 1, w + 1), dtype=np.int32)
+    table[:, 1:, 1:] = one_hot.cumsum(1).cumsum(2)
+    x0 = np.clip(np.rint(boxes[:, 0] * f).astype(np.int64), 0, w)
+    y0 = np.clip(np.rint(boxes[:, 1] * f).astype(np.int64), 0, h)
+    x1 = np.clip(np.rint(boxes[:, 2] * f).astype(np.int64), 0, w)
+    y1 = np.clip(np.rint(boxes[:, 3] * f).astype(np.int64), 0, h)
+    counts = table[:, y1, x1] - table[:, y0, x1] - table[:, y1, x0] + table[:, y0, x0]  # (bins, boxes)
+    return (counts / np.maximum(1, counts.sum(axis=0))).T  # type: ignore[no-any-return]
 
 
 def _not_found(width: int | None, height: int | None) -> str:
@@ -538,7 +663,9 @@ def _not_found(width: int | None, height: int | None) -> str:
     )
 
 
-def draw_grid(image: PILImage.Image, grid: Grid, colour: tuple[int, int, int] = (255, 0, 64)) -> PILImage.Image:
+def draw_grid(
+    image: PILImage.Image, grid: Grid, colour: tuple[int, int, int] = (255, 0, 64)
+) -> PILImage.Image:
     """A copy of ``image`` with every cell of ``grid`` outlined and numbered (0-based, row-major)."""
     from PIL import ImageDraw
 
