@@ -105,23 +105,13 @@ def test_a_block_placed_one_cell_off_is_repaired() -> None:
     """A beam that starts one cell off lays the picture out consistently but shifted; no exchange of two
     tiles repairs that, the shifted variants do."""
     width, height = 4, 3
-    n = width * height - 1  # tile t's home is cell t; the hole's home is the last cell
-    lr = np.full((n, n), 10.0)
-    tb = np.full((n, n), 10.0)
-    for t in range(n):
-        r, c = divmod(t, width)
-        if c + 1 < width and t + 1 < n:
-            lr[t, t + 1] = 1.0
-        if r + 1 < height and t + width < n:
-            tb[t, t + width] = 1.0
-    np.fill_diagonal(lr, jigsaw.FORBIDDEN)
-    np.fill_diagonal(tb, jigsaw.FORBIDDEN)
+    lr, tb, n = _line_costs(width, height)
     truth = [*range(n), -1]
     # everything one column to the right; the right column's tiles stacked into the left column
     shifted = [-1] * (width * height)
     spare = []
     for cell, tile in enumerate(truth):
-        r, c = divmod(cell, width)
+        c = cell % width
         if tile < 0:
             continue
         if c + 1 < width and cell + 1 != n:
@@ -139,6 +129,41 @@ def test_a_block_placed_one_cell_off_is_repaired() -> None:
         for v in jigsaw._shifted(shifted, lr, tb, width, height, n)
     )
     assert best == jigsaw._total(truth, lr, tb, width, height) < worse
+
+
+def _line_costs(width: int, height: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Seam costs where tile t's home is cell t (the hole's home the last cell): 1 between true neighbours,
+    10 between any others."""
+    n = width * height - 1
+    lr = np.full((n, n), 10.0)
+    tb = np.full((n, n), 10.0)
+    for t in range(n):
+        r, c = divmod(t, width)
+        if c + 1 < width and t + 1 < n:
+            lr[t, t + 1] = 1.0
+        if r + 1 < height and t + width < n:
+            tb[t, t + width] = 1.0
+    np.fill_diagonal(lr, jigsaw.FORBIDDEN)
+    np.fill_diagonal(tb, jigsaw.FORBIDDEN)
+    return lr, tb, n
+
+
+def test_a_strip_in_a_rotated_order_is_turned_back_and_counts_in_the_margin() -> None:
+    """A strip of a row laid out in a rotated order (a flat edge of the picture; read wrong with exit 0 on an
+    unseen 6x6 before): turning runs round finds the true order, and the truth's own turned runs all cost
+    more, each an alternative the margin weighs."""
+    width, height = 6, 3
+    lr, tb, n = _line_costs(width, height)
+    truth = [*range(n), -1]
+    rotated = list(truth)
+    rotated[12:17] = truth[14:17] + truth[12:14]  # the bottom row's five tiles turned by two
+    turns = jigsaw._rotation_deltas(rotated, lr, tb, width, height)
+    delta, turned = min(turns.values(), key=lambda dt: dt[0])
+    assert turned == truth and delta < 0
+    assert all(d > 0 for d, _ in jigsaw._rotation_deltas(truth, lr, tb, width, height).values())
+    runs = jigsaw._runs(truth, width, height)
+    assert all(truth[c] >= 0 for run in runs for c in run) and [12, 13, 14, 15, 16] in runs
+    assert [15, 16, 17] not in runs  # never through the hole's home
 
 
 # -- reading whole windows without a reference -------------------------------------------------------------

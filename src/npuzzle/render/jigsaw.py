@@ -22,8 +22,8 @@ Method
     *Evidence*. ``seam_ratio``: mean seam cost of the arrangement over the median cost of all tile pairs
     (a right reassembly has seams far better than chance; a wrong grid or a picture with no detail does
     not). ``buddies``: the share of the arrangement's seams whose two tiles are each other's best match
-    (best buddies, Pomeranz 2011). ``margin``: how much the best arrangement that differs (a swap, or the
-    beam's runner-up) costs more, in units of the typical seam; per-cell confidence likewise per cell.
+    (best buddies, Pomeranz 2011). ``margin``: how much the best arrangement that differs (a swap, a strip of
+    a row or column turned round, or the beam's runner-up) costs more, in units of the typical seam; per-cell confidence likewise per cell.
 """
 
 from __future__ import annotations
@@ -231,6 +231,39 @@ def _swap_deltas(
     return out
 
 
+def _runs(arrangement: list[int], width: int, height: int) -> list[list[int]]:
+    """Every run of 3 or more home cells in a row or a column that does not hold the hole's home."""
+    lines = [[r * width + c for c in range(width)] for r in range(height)]
+    lines += [[r * width + c for r in range(height)] for c in range(width)]
+    out = []
+    for line in lines:
+        for start in range(len(line)):
+            for stop in range(start + 3, len(line) + 1):
+                run = line[start:stop]
+                if any(arrangement[c] < 0 for c in run):
+                    break  # so do the longer ones
+                out.append(run)
+    return out
+
+
+def _rotation_deltas(
+    arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int
+) -> dict[tuple[int, ...], tuple[float, list[int]]]:
+    """Cost change of turning the tiles of each run (:func:`_runs`) round by each step: a flat strip of the
+    picture (a dark edge, sky) laid out in the right line but in a rotated order, which no exchange of two
+    tiles reaches. Keyed by the run's cells rotated (cells, then the step); with the rotated arrangement."""
+    base = _total(arrangement, lr, tb, width, height)
+    out = {}
+    for run in _runs(arrangement, width, height):
+        tiles = [arrangement[c] for c in run]
+        for step in range(1, len(run)):
+            trial = list(arrangement)
+            for cell, tile in zip(run, tiles[step:] + tiles[:step], strict=True):
+                trial[cell] = tile
+            out[(*run, step)] = (_total(trial, lr, tb, width, height) - base, trial)
+    return out
+
+
 def _improve(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> list[int]:
     """Swap pairs of tiles while the best swap lowers the total seam cost."""
     current = list(arrangement)
@@ -361,6 +394,16 @@ def assemble(
                 candidates.append((_total(variant, lr, tb, width, height), variant))
         candidates.sort(key=lambda ca: ca[0])
     best_cost, best = candidates[0]
+    for _ in range(len(best)):  # a strip laid out in a rotated order: turn it while that lowers the cost
+        rotations = _rotation_deltas(best, lr, tb, width, height)
+        delta, turned = min(rotations.values(), key=lambda dt: dt[0], default=(0.0, best))
+        if delta >= -1e-9:
+            break
+        best = _improve(turned, lr, tb, width, height)
+        best_cost = _total(best, lr, tb, width, height)
+        candidates.append((best_cost, best))
+        candidates.sort(key=lambda ca: ca[0])
+    best_cost, best = candidates[0]
     runner_up = next((c for c, a in candidates if a != best), None)
 
     seams = _seams(best, width, height)
@@ -377,6 +420,10 @@ def assemble(
         per_home[a] = min(per_home[a], delta)
         per_home[b] = min(per_home[b], delta)
     margin = min(deltas.values(), default=np.inf)
+    for key, (delta, _) in _rotation_deltas(best, lr, tb, width, height).items():
+        margin = min(margin, delta)
+        for home in key[:-1]:
+            per_home[home] = min(per_home[home], delta)
     if runner_up is not None:
         margin = min(margin, runner_up - best_cost)
         other = next(a for c, a in candidates if a != best)
