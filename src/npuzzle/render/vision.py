@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
     from PIL import Image as PILImage
 
+    from .ocr import NumberReading
+
 FEATURE_SIDE = 16  # pixels per side of each cell's thumbnail; 16² × 3 colour values per cell
 TRIM = 0.12  # share of each cell side ignored at every edge
 AMBIGUOUS_MARGIN = 0.012  # RMS (0..1 colour units): a reading this close to another is a guess
@@ -747,7 +749,7 @@ def _read_numbers(
     cells = [image.crop(tuple(round(v) for v in box)) for box in grid.cell_boxes()]  # type: ignore[misc]
     got = read_numbers(cells)
     size = f"{grid.width}x{grid.height}"
-    legible = [v for v in got.numbers if v is not None]
+    legible = [c for c, v in enumerate(got.numbers) if v is not None or got.candidates_of(c)]
     if len(legible) < (n - 1) / 2:
         raise NumbersUnreadableError(
             f"found a {size} grid but no numbers on most of its tiles ({len(legible)} of {n - 1} read): for "
@@ -777,17 +779,20 @@ def _read_numbers(
         raise bigger
     numbers = list(got.numbers)
     confidence = list(got.confidence)
-    sure = all(confidence[c] >= MIN_CONFIDENCE for c, v in enumerate(numbers) if v is not None)
-    if len(unread) == 1 and len(missing) == 1 and not out_of_range and not repeated and sure:
-        # by elimination: every other number was read clearly, so the one illegible tile carries the one
-        # number not seen (never a choice between two: two illegible tiles are refused below)
-        numbers[unread[0]] = missing[0]
-        confidence[unread[0]] = MIN_CONFIDENCE
-        unread, missing = [], []
+    if unread and len(unread) == len(missing) and not out_of_range and not repeated:
+        settled = _settle_unsure(numbers, unread, missing, got, grid.width, grid.height)
+        if settled is not None:
+            for cell, value in zip(unread, settled, strict=True):
+                numbers[cell] = value
+                confidence[cell] = MIN_CONFIDENCE
+            unread, missing = [], []
     if out_of_range or repeated or unread or missing:
         parts = []
         if unread:
-            parts.append(f"cells {unread} illegible")
+            seen = [
+                f"{c} as {'/'.join(map(str, got.candidates_of(c)))}" for c in unread if got.candidates_of(c)
+            ]
+            parts.append(f"cells {unread} not read surely" + (f" ({', '.join(seen)})" if seen else ""))
         if repeated:
             parts.append("; ".join(f"{v} read on cells {c}" for v, c in sorted(repeated.items())))
         if out_of_range:
@@ -808,6 +813,44 @@ def _read_numbers(
     board = Board(tiles, grid.width, grid.height, blank=0)
     goal = blank_at(grid.width, grid.height, n - 1)
     return ScreenshotReading(board, goal, tuple(confidence), n - 1, (), "numbers", grid)
+
+
+MAX_UNSURE = 4  # at most this many cells settled by elimination (4! = 24 arrangements tried)
+
+
+def _settle_unsure(
+    numbers: list[int | None],
+    unsure: list[int],
+    missing: list[int],
+    got: NumberReading,
+    width: int,
+    height: int,
+) -> tuple[int, ...] | None:
+    """The numbers for the ``unsure`` cells when exactly one way of placing the ``missing`` numbers there
+    fits: each cell takes one of the numbers it was read as (any missing number when it was read as none of
+    them) and the board is solvable (a dealt board is, and swapping two numbers flips that). ``None`` when
+    no way or more than one fits: then the reading is refused."""
+    from itertools import permutations
+
+    from ..solvability import is_solvable
+
+    if len(unsure) > MAX_UNSURE:
+        return None
+    allowed = []
+    for cell in unsure:
+        seen = set(got.candidates_of(cell)) & set(missing)
+        allowed.append(seen or set(missing))
+    n = width * height
+    goal = blank_at(width, height, n - 1)
+    fits = []
+    for values in permutations(missing):
+        if all(v in ok for v, ok in zip(values, allowed, strict=True)):
+            tiles = [int(v or 0) for v in numbers]
+            for cell, value in zip(unsure, values, strict=True):
+                tiles[cell] = value
+            if is_solvable(Board(tiles, width, height, blank=0), goal):
+                fits.append(values)
+    return fits[0] if len(fits) == 1 else None
 
 
 def _check_solvable(reading: ScreenshotReading) -> None:
