@@ -6,7 +6,8 @@ program (``tesseract LIST stdout --psm 7 tsv``) through :mod:`subprocess`, which
 wrapper would do; ``LIST`` names one image per cell, so one process reads the whole board.
 
 Method (:func:`read_numbers`)
-    Each cell is cut a little inside its box; its *face* colour is the median colour of its border, and each
+    Each cell is cut a little inside its box; its *face* colour is the median colour of the cut (the face
+    fills most of it, even when the grid found is a few pixels off and the border shows the gap), and each
     pixel's *inkness* is how far it is from the face (max over channels), so light digits on dark tiles and
     dark digits on light tiles come out alike. Pixels more than :data:`INK_STEP` from the face are ink; ink
     touching the cut's border (a grid line, a bevel, the next tile when the grid is a little off) is not part
@@ -76,8 +77,7 @@ def _inkness(cell: PILImage.Image):  # -> np.ndarray (float32, height x width)
     import numpy as np
 
     a = np.asarray(cell.convert("RGB")).astype(np.float32)
-    border = np.concatenate([a[0], a[-1], a[:, 0], a[:, -1]])
-    face = np.median(border, axis=0)
+    face = np.median(a.reshape(-1, 3), axis=0)  # the face fills most of a cell, whatever its border shows
     return np.abs(a - face).max(axis=2)
 
 
@@ -183,18 +183,25 @@ def number_of(words: list[tuple[str, float]]) -> tuple[int | None, float]:
     return int("".join(texts)), min(conf for _, conf in words)
 
 
+def _number_of_cell(cell: PILImage.Image):  # -> (inkness, number ink), both height x width arrays
+    w, h = cell.size
+    inner = cell.crop((round(w * INSET), round(h * INSET), round(w * (1 - INSET)), round(h * (1 - INSET))))
+    inkness = _inkness(inner)
+    return inkness, number_ink(inkness)
+
+
+def empty_cells(cells: list[PILImage.Image]) -> list[int]:
+    """The cells with (almost) no number on them, as :func:`read_numbers` finds them, without any OCR."""
+    return [index for index, cell in enumerate(cells) if _number_of_cell(cell)[1].mean() < EMPTY_INK]
+
+
 def read_numbers(cells: list[PILImage.Image]) -> NumberReading:
     """The number on each of ``cells`` (images of single cells): two or three Tesseract runs in all."""
     inked: list[int] = []
     empty: list[int] = []
     prepared = []
     for index, cell in enumerate(cells):
-        w, h = cell.size
-        inner = cell.crop(
-            (round(w * INSET), round(h * INSET), round(w * (1 - INSET)), round(h * (1 - INSET)))
-        )
-        inkness = _inkness(inner)
-        number = number_ink(inkness)
+        inkness, number = _number_of_cell(cell)
         if number.mean() < EMPTY_INK:
             empty.append(index)
             continue
@@ -226,4 +233,11 @@ def read_numbers(cells: list[PILImage.Image]) -> NumberReading:
     return NumberReading(tuple(numbers), tuple(confidence), tuple(empty), tuple(candidates))
 
 
-__all__ = ["NumberReading", "OcrUnavailableError", "ink_mask", "read_numbers", "tesseract_path"]
+__all__ = [
+    "NumberReading",
+    "OcrUnavailableError",
+    "empty_cells",
+    "ink_mask",
+    "read_numbers",
+    "tesseract_path",
+]

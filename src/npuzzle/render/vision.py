@@ -481,11 +481,21 @@ def _read_layout(
                                      exc.reading) from None
 
 
+BIGGER_SHAPES = 4  # board shapes tried when the numbers read call for a bigger board than the grid found
+BIGGER_READS = 6  # grids read by OCR in that search (the others are ruled out first: one empty cell each)
+MAX_SIDE = 10  # tiles along a side of the bigger boards tried
+
+
 def _read_numbers_bigger(
     image: PILImage.Image, grid: Grid, problem: NumbersUnreadableError, cells: int
 ) -> ScreenshotReading:
-    """The numbers read say the board has ``cells`` cells, more than ``grid`` (part of the board taken for
-    all of it): look again for a grid of that many cells, the shapes closest to the grid found first."""
+    """The numbers read say the board has at least ``cells`` cells, more than ``grid`` (part of the board
+    taken for all of it): look again for a grid of that many cells, the shapes closest to the grid found
+    first; then grow the grid found, at its own pitch, by whole columns and rows on either side into
+    boards of at least ``cells`` cells (the squarest and then smallest first), keeping only those with exactly
+    one empty cell and reading them until one passes every check (each number once, solvable)."""
+    from .ocr import empty_cells
+
     shapes = [(w, cells // w) for w in range(2, 17) if cells % w == 0 and 2 <= cells // w <= 16]
     aspect = grid.width / grid.height
     shapes.sort(key=lambda wh: abs(wh[0] / wh[1] - aspect) + abs(wh[0] / wh[1] - 1))
@@ -495,6 +505,33 @@ def _read_numbers_bigger(
             return _read_numbers(image, bigger, None, w, h)
         except (GridNotFoundError, NumbersUnreadableError):
             continue
+    columns, rows = grid.columns, grid.rows
+    sizes = sorted(
+        ((w, h) for w in range(columns.count, MAX_SIDE + 1) for h in range(rows.count, MAX_SIDE + 1)
+         if cells <= w * h <= 2 * cells),
+        key=lambda wh: (abs(wh[0] - wh[1]), wh[0] * wh[1]),  # games favour square boards
+    )  # fmt: skip
+    reads = 0
+    for w, h in sizes[:BIGGER_SHAPES]:
+        for before_c in range(w - columns.count + 1):
+            for before_r in range(h - rows.count + 1):
+                grown = Grid(
+                    replace(columns, start=columns.start - before_c * columns.pitch, count=w),
+                    replace(rows, start=rows.start - before_r * rows.pitch, count=h),
+                )
+                x0, y0, x1, y1 = grown.box
+                if x0 < -1 or y0 < -1 or x1 > image.width + 1 or y1 > image.height + 1:
+                    continue
+                boxes = grown.cell_boxes()
+                if len(empty_cells([image.crop(tuple(round(v) for v in b)) for b in boxes])) != 1:  # type: ignore[misc]
+                    continue
+                if reads == BIGGER_READS:
+                    raise problem
+                reads += 1
+                try:
+                    return _read_numbers(image, grown, None, w, h)
+                except NumbersUnreadableError:
+                    continue
     raise problem
 
 
@@ -756,11 +793,6 @@ def _read_numbers(
             "picture tiles give the original picture with --reference; for numbered tiles check --size and "
             "--crop, or use a sharper screenshot"
         )
-    if len(got.empty) != 1:
-        where = "no empty cell" if not got.empty else f"{len(got.empty)} empty cells {list(got.empty)}"
-        raise NumbersUnreadableError(
-            f"found {where} in a {size} grid (one is expected): check --size and --crop (cells 0-based)"
-        )
     wanted = set(range(1, n))
     counts: dict[int, list[int]] = {}
     for cell, value in enumerate(got.numbers):
@@ -770,13 +802,21 @@ def _read_numbers(
     repeated = {v: cells for v, cells in counts.items() if len(cells) > 1}
     unread = [c for c, v in enumerate(got.numbers) if v is None and c not in got.empty]
     missing = sorted(wanted - set(counts))
-    if out_of_range and all(v > n - 1 for v in out_of_range) and len(out_of_range) == len(missing):
+    # numbers too large for the grid, and more than one misread could explain: a part of a bigger board
+    several = len(out_of_range) == len(missing) or len(out_of_range) > 1
+    too_big = all(v > n - 1 for v in out_of_range) and several
+    if out_of_range and too_big and not repeated:
         bigger = NumbersUnreadableError(
             f"read numbers up to {max(out_of_range)} on a {size} grid (tiles 1..{n - 1}): the board is bigger "
             "than the grid found; give --size and --crop"
         )
         bigger.cells_needed = max(out_of_range) + 1
         raise bigger
+    if len(got.empty) != 1:
+        where = "no empty cell" if not got.empty else f"{len(got.empty)} empty cells {list(got.empty)}"
+        raise NumbersUnreadableError(
+            f"found {where} in a {size} grid (one is expected): check --size and --crop (cells 0-based)"
+        )
     numbers = list(got.numbers)
     confidence = list(got.confidence)
     if unread and len(unread) == len(missing) and not out_of_range and not repeated:
