@@ -84,3 +84,24 @@ def test_candidates_settle_and_contradictions_refuse() -> None:
     # three cells read as nothing: three of the six placings are solvable, so no answer
     numbers, reading, _ = _unsure_case({c: () for c in cells})
     assert _settle_unsure(numbers, cells, sorted(truth), reading, 3, 3) is None
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+def test_a_part_of_the_board_grows_into_the_whole_board() -> None:
+    """A grid over a 2x3 part of a 4x4 board (no hole in it) reads numbers up to 15: the reader grows the
+    grid by whole columns and rows at its pitch and reads the whole board."""
+    from npuzzle.render.locate import Axis, Grid
+    from npuzzle.render.vision import NumbersUnreadableError, _read_numbers, _read_numbers_bigger
+    from screenshots import Style, game_screenshot
+
+    style = Style(width=4, height=4, kind="numbers", tile=70, gap=4, jpeg=70, hole="black", seed=5)
+    shot = game_screenshot(style)
+    x, y, _, _ = shot.box
+    pitch = style.tile + style.gap
+    col0 = 2 if shot.board.tiles.index(0) % 4 < 2 else 0  # two columns away from the hole's
+    part = Grid(Axis(x + col0 * pitch, pitch, style.tile, 2), Axis(y, pitch, style.tile, 3))
+    with pytest.raises(NumbersUnreadableError) as caught:
+        _read_numbers(shot.image, part, None, None, None)
+    assert caught.value.cells_needed is not None
+    reading = _read_numbers_bigger(shot.image, part, caught.value, caught.value.cells_needed)
+    assert reading.board == shot.board
