@@ -464,8 +464,13 @@ def _read_layout(
         except PictureReassemblyError as exc:
             try:
                 return _read_numbers(image, grid, None, width, height)
-            except NumbersUnreadableError:
-                raise exc from None
+            except NumbersUnreadableError as numbers_exc:
+                if numbers_exc.cells_needed is None or width is not None:
+                    raise exc from None
+                try:  # numbers after all, on a part of the board (small tiles with busy edges)
+                    return _read_numbers_bigger(image, grid, numbers_exc, numbers_exc.cells_needed)
+                except NumbersUnreadableError:
+                    raise exc from None
     try:
         return _read_numbers(image, grid, None, width, height)
     except NumbersUnreadableError as exc:
