@@ -1,18 +1,23 @@
 """Reading the numbers on numbered tiles with Tesseract (Debian's ``tesseract-ocr``, English data).
 
 Why Tesseract: it installs from the distribution (``apt-get install tesseract-ocr``, about 30 MB with the
-English data), reads printed digits reliably once they are clean black on white, and reads a whole board in
-one call. It is called as a program (``tesseract IMAGE stdout --psm 11 tsv``) through :mod:`subprocess`, which
-is all the pytesseract wrapper would do.
+English data) and reads printed digits reliably once they are clean black on white. It is called as a
+program (``tesseract LIST stdout --psm 7 tsv``) through :mod:`subprocess`, which is all the pytesseract
+wrapper would do; ``LIST`` names one image per cell, so one process reads the whole board.
 
 Method (:func:`read_numbers`)
-    Each cell is cut a little inside its box; its *face* colour is the median colour of its border, and a
-    pixel is *ink* when it differs from the face by more than :data:`INK_STEP` — so light digits on dark
-    tiles and dark digits on light tiles come out alike, black on white. A cell with almost no ink is empty
-    (the hole). The ink cells are scaled to a common height and laid out on one white sheet, far apart, and
-    Tesseract (sparse-text mode, digits only) reads the sheet once; each word found belongs to the cell
-    whose place on the sheet contains it. Cells read as anything other than one number get a second chance
-    alone (single-line mode).
+    Each cell is cut a little inside its box; its *face* colour is the median colour of the cut (the face
+    fills most of it, even when the grid found is a few pixels off and the border shows the gap), and each
+    pixel's *inkness* is how far it is from the face (max over channels), so light digits on dark tiles and
+    dark digits on light tiles come out alike. Pixels more than :data:`INK_STEP` from the face are ink; ink
+    touching the cut's border (a grid line, a bevel, the next tile when the grid is a little off) is not part
+    of the number. A cell with almost no number ink is empty (the hole). The inkness around the number is
+    cut out, scaled up smoothly to a fixed digit height and only then binarised (Otsu's threshold), so small
+    digits keep smooth strokes instead of blocky pixels. Every cell is read at two digit heights
+    (:data:`DIGIT_HEIGHTS`, single-line mode, no whitelist: with a digits-only whitelist Tesseract drops many
+    a lone 8); the cells whose two readings differ get a third look (:data:`THIRD_LOOK`). A number both
+    first looks agree on is *sure*; any other cell keeps every number it was read as (``candidates``) for the
+    caller, who knows that the board holds each number 1..N-1 once.
 """
 
 from __future__ import annotations
@@ -30,12 +35,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image as PILImage
 
 INK_STEP = 60.0  # 0..255 (max over channels): a pixel this far from the tile's face colour is ink
-EMPTY_INK = 0.004  # a cell with less ink than this share of its pixels is empty
-CELL_HEIGHT = 72  # pixels: each cell on the sheet (digits ≈ 30..40 px tall, Tesseract's favourite range)
+EMPTY_INK = 0.004  # a cell with less number ink than this share of its pixels is empty
 INSET = 0.1  # share of each side of a cell left out (bevels, gaps)
-TIMEOUT = 60  # seconds for one Tesseract run
-DIGIT_HEIGHT = 40  # pixels: digits' height in the second looks
-RETRY_SHARE = 0.3  # cells are retried one by one only when the sheet read this share of them clearly
+TIMEOUT = 120  # seconds for one Tesseract run (every cell of a board)
+DIGIT_HEIGHTS = (40, 32)  # pixels: the two first looks scale the number to these heights
+THIRD_LOOK = (56, True)  # digit height and digits-only whitelist of the look that settles a disagreement
+INK_MARGIN = 2  # pixels of the cell kept around the number's ink before scaling
+# shapes Tesseract (no whitelist) gives for digits in DejaVu-like fonts: 1 as l/I/|, 0 as O, 8 as B, 5 as S
+LOOKALIKES = str.maketrans({"l": "1", "I": "1", "|": "1", "i": "1", "O": "0", "o": "0", "B": "8", "S": "5"})
 
 
 class OcrUnavailableError(PictureError):
@@ -44,11 +51,16 @@ class OcrUnavailableError(PictureError):
 
 @dataclass(frozen=True)
 class NumberReading:
-    """Per cell: the number read (``None`` for an empty cell or nothing legible) and a confidence 0..1."""
+    """Per cell: the number read (``None`` for an empty cell or no sure reading) and a confidence 0..1;
+    ``candidates`` per cell: every number some look read there (empty tuples when not given)."""
 
     numbers: tuple[int | None, ...]
     confidence: tuple[float, ...]
     empty: tuple[int, ...]  # cells with no ink
+    candidates: tuple[tuple[int, ...], ...] = ()
+
+    def candidates_of(self, cell: int) -> tuple[int, ...]:
+        return self.candidates[cell] if self.candidates else ()
 
 
 def tesseract_path() -> str:
@@ -61,127 +73,171 @@ def tesseract_path() -> str:
     return path
 
 
+def _inkness(cell: PILImage.Image):  # -> np.ndarray (float32, height x width)
+    import numpy as np
+
+    a = np.asarray(cell.convert("RGB")).astype(np.float32)
+    face = np.median(a.reshape(-1, 3), axis=0)  # the face fills most of a cell, whatever its border shows
+    return np.abs(a - face).max(axis=2)
+
+
 def ink_mask(cell: PILImage.Image) -> PILImage.Image:
     """``cell`` as black ink on white: pixels far from the face colour (median of the border) are ink."""
     import numpy as np
     from PIL import Image
 
-    a = np.asarray(cell.convert("RGB")).astype(np.float32)
-    border = np.concatenate([a[0], a[-1], a[:, 0], a[:, -1]])
-    face = np.median(border, axis=0)
-    ink = np.abs(a - face).max(axis=2) > INK_STEP
-    return Image.fromarray(np.where(ink, 0, 255).astype(np.uint8), "L")
+    return Image.fromarray(np.where(_inkness(cell) > INK_STEP, 0, 255).astype(np.uint8), "L")
 
 
-def _run(image: PILImage.Image, psm: int) -> list[tuple[str, float, tuple[int, int, int, int]]]:
-    """Words Tesseract finds in ``image``: ``(text, confidence 0..1, (left, top, width, height))``."""
+def number_ink(inkness):  # (np.ndarray) -> np.ndarray of bool
+    """The ink of the number: ink pixels in connected blobs that do not touch the border."""
+    import numpy as np
+    from scipy import ndimage
+
+    ink = inkness > INK_STEP
+    labels, n_blobs = ndimage.label(ink)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    inner = np.setdiff1d(np.arange(1, n_blobs + 1), edge)
+    return np.isin(labels, inner)
+
+
+def _otsu(values) -> float:  # (np.ndarray) -> threshold
+    """Otsu's threshold of ``values`` (the one that best splits them into two classes)."""
+    import numpy as np
+
+    top = float(values.max()) + 1e-6
+    hist, edges = np.histogram(values, bins=256, range=(0.0, top))
+    p = hist / max(1, hist.sum())
+    w = np.cumsum(p)
+    mu = np.cumsum(p * np.arange(256))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        between = (mu[-1] * w - mu) ** 2 / (w * (1 - w))
+    return float(edges[int(np.nanargmax(between)) + 1])
+
+
+def digit_image(inkness, number, height: int) -> PILImage.Image:
+    """The number (``number``: its ink, from :func:`number_ink`) black on white, ``height`` px tall, with a
+    white margin of half that: the inkness near the number cut out, scaled smoothly, then binarised."""
+    import numpy as np
+    from PIL import Image
+    from scipy import ndimage
+
+    rows, cols = np.flatnonzero(number.any(axis=1)), np.flatnonzero(number.any(axis=0))
+    near = ndimage.binary_dilation(number, iterations=INK_MARGIN)
+    r0, r1 = max(0, rows[0] - INK_MARGIN), min(number.shape[0], rows[-1] + 1 + INK_MARGIN)
+    c0, c1 = max(0, cols[0] - INK_MARGIN), min(number.shape[1], cols[-1] + 1 + INK_MARGIN)
+    cut = np.where(near, inkness, 0.0)[r0:r1, c0:c1].astype(np.float32)
+    scale = height / (rows[-1] + 1 - rows[0])
+    size = (max(1, round(cut.shape[1] * scale)), max(1, round(cut.shape[0] * scale)))
+    smooth = np.asarray(Image.fromarray(cut).resize(size, Image.Resampling.BICUBIC))
+    binary = np.where(smooth > _otsu(smooth), 0, 255).astype(np.uint8)
+    pad = height // 2
+    page = Image.new("L", (binary.shape[1] + 2 * pad, binary.shape[0] + 2 * pad), 255)
+    page.paste(Image.fromarray(binary, "L"), (pad, pad))
+    return page
+
+
+def _run_pages(pages: list[PILImage.Image], whitelist: bool) -> list[list[tuple[str, float]]]:
+    """Per page, the words Tesseract reads in single-line mode: ``(text, confidence 0..1)``."""
+    if not pages:
+        return []
     exe = tesseract_path()
+    extra = ["-c", "tessedit_char_whitelist=0123456789"] if whitelist else []
     with tempfile.TemporaryDirectory(prefix="npuzzle-ocr-") as tmp:
-        source = Path(tmp) / "sheet.png"
-        image.save(source)
+        names = []
+        for index, page in enumerate(pages):
+            name = Path(tmp) / f"cell{index:04d}.png"
+            page.save(name)
+            names.append(str(name))
+        listing = Path(tmp) / "cells.txt"
+        listing.write_text("\n".join(names) + "\n")
         try:
             done = subprocess.run(
-                [exe, str(source), "stdout", "--psm", str(psm), "-l", "eng",
-                 "-c", "tessedit_char_whitelist=0123456789", "tsv"],
-                capture_output=True, text=True, timeout=TIMEOUT, check=False,
+                [exe, str(listing), "stdout", "--psm", "7", "-l", "eng", *extra, "tsv"],
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                check=False,
             )
         except subprocess.TimeoutExpired:
             raise PictureError(f"Tesseract took over {TIMEOUT} s to read the tiles") from None
     if done.returncode != 0:
         raise OcrUnavailableError(f"Tesseract failed: {' '.join(done.stderr.split())[:300]}")
-    words = []
+    words: list[list[tuple[str, float]]] = [[] for _ in pages]
     for line in done.stdout.splitlines()[1:]:
         parts = line.split("\t")
         if len(parts) < 12 or not parts[11].strip():
             continue
-        left, top, width, height = (int(v) for v in parts[6:10])
-        words.append((parts[11].strip(), max(0.0, float(parts[10])) / 100, (left, top, width, height)))
+        page = int(parts[1]) - 1  # page_num counts from 1
+        if 0 <= page < len(pages):
+            words[page].append((parts[11].strip(), max(0.0, float(parts[10])) / 100))
     return words
 
 
-def _variants(mask: PILImage.Image) -> list[PILImage.Image]:
-    """Second looks at a cell's ink: cut to the ink's bounding box, scaled to :data:`DIGIT_HEIGHT` px tall on
-    a white margin, as it is and with its strokes thickened by a pixel."""
-    import numpy as np
-    from PIL import Image, ImageFilter
+def number_of(words: list[tuple[str, float]]) -> tuple[int | None, float]:
+    """The number a look's words spell (look-alike letters taken as digits; one number split in two words
+    joined), with the lowest word confidence; ``None`` when they spell anything else."""
+    texts = [text.translate(LOOKALIKES) for text, _ in words]
+    if not texts or len(texts) > 2 or not all(t.isdigit() for t in texts):
+        return None, 0.0
+    return int("".join(texts)), min(conf for _, conf in words)
 
-    ink = np.asarray(mask) == 0
-    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
-    if len(rows) == 0:
-        return []
-    tight = mask.crop((int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1))
-    scale = DIGIT_HEIGHT / tight.height
-    tight = tight.resize((max(1, round(tight.width * scale)), DIGIT_HEIGHT), Image.Resampling.LANCZOS)
-    out = []
-    for image in (tight, tight.filter(ImageFilter.MinFilter(3))):
-        sheet = Image.new("L", (image.width + DIGIT_HEIGHT, 2 * DIGIT_HEIGHT), 255)
-        sheet.paste(image, (DIGIT_HEIGHT // 2, DIGIT_HEIGHT // 2))
-        out.append(sheet)
-    return out
+
+def _number_of_cell(cell: PILImage.Image):  # -> (inkness, number ink), both height x width arrays
+    w, h = cell.size
+    inner = cell.crop((round(w * INSET), round(h * INSET), round(w * (1 - INSET)), round(h * (1 - INSET))))
+    inkness = _inkness(inner)
+    return inkness, number_ink(inkness)
+
+
+def empty_cells(cells: list[PILImage.Image]) -> list[int]:
+    """The cells with (almost) no number on them, as :func:`read_numbers` finds them, without any OCR."""
+    return [index for index, cell in enumerate(cells) if _number_of_cell(cell)[1].mean() < EMPTY_INK]
 
 
 def read_numbers(cells: list[PILImage.Image]) -> NumberReading:
-    """The number on each of ``cells`` (images of single cells), in one Tesseract run plus retries."""
-    import numpy as np
-    from PIL import Image
-
-    masks: list[PILImage.Image | None] = []
-    empty = []
+    """The number on each of ``cells`` (images of single cells): two or three Tesseract runs in all."""
+    inked: list[int] = []
+    empty: list[int] = []
+    prepared = []
     for index, cell in enumerate(cells):
-        w, h = cell.size
-        inner = cell.crop((round(w * INSET), round(h * INSET), round(w * (1 - INSET)), round(h * (1 - INSET))))
-        mask = ink_mask(inner)
-        if (np.asarray(mask) == 0).mean() < EMPTY_INK:
+        inkness, number = _number_of_cell(cell)
+        if number.mean() < EMPTY_INK:
             empty.append(index)
-            masks.append(None)
             continue
-        scale = CELL_HEIGHT / mask.height
-        masks.append(mask.resize((max(1, round(mask.width * scale)), CELL_HEIGHT), Image.Resampling.LANCZOS))
+        inked.append(index)
+        prepared.append((inkness, number))
 
-    n = len(cells)
-    per_row = max(1, int(np.ceil(np.sqrt(n))))
-    slot_w = max((m.width for m in masks if m is not None), default=CELL_HEIGHT) + CELL_HEIGHT
-    slot_h = 2 * CELL_HEIGHT
-    sheet = Image.new("L", (per_row * slot_w + CELL_HEIGHT, ((n - 1) // per_row + 1) * slot_h + CELL_HEIGHT), 255)
-    for index, mask in enumerate(masks):
-        if mask is not None:
-            r, c = divmod(index, per_row)
-            sheet.paste(mask, (CELL_HEIGHT // 2 + c * slot_w + (slot_w - mask.width) // 2,
-                               CELL_HEIGHT // 2 + r * slot_h + CELL_HEIGHT // 2))
-    found: list[list[tuple[str, float]]] = [[] for _ in range(n)]
-    for text, conf, (left, top, width, height) in _run(sheet, 11):
-        cx, cy = left + width / 2 - CELL_HEIGHT // 2, top + height / 2 - CELL_HEIGHT // 2
-        c, r = int(cx // slot_w), int(cy // slot_h)
-        index = r * per_row + c
-        if 0 <= c < per_row and 0 <= index < n:
-            found[index].append((text, conf))
+    looks = [
+        [number_of(words) for words in _run_pages([digit_image(i, m, h) for i, m in prepared], False)]
+        for h in DIGIT_HEIGHTS
+    ]
+    disputed = [k for k in range(len(inked)) if looks[0][k][0] is None or looks[0][k][0] != looks[1][k][0]]
+    third: dict[int, tuple[int | None, float]] = {}
+    if disputed:
+        height, whitelist = THIRD_LOOK
+        pages = [digit_image(*prepared[k], height) for k in disputed]
+        third = dict(zip(disputed, (number_of(w) for w in _run_pages(pages, whitelist)), strict=True))
 
-    numbers: list[int | None] = []
-    confidence: list[float] = []
-    inked = [i for i, m in enumerate(masks) if m is not None]
-    clear = sum(1 for i in inked if len(found[i]) == 1 and found[i][0][0].isdigit())
-    # retries cost one Tesseract run per cell: worth it for a few cells of a numbered board, not when the
-    # sheet showed numbers on almost none of the tiles (picture tiles, or not a puzzle)
-    retry = clear >= RETRY_SHARE * len(inked)
-    for index, mask in enumerate(masks):
-        words = found[index]
-        if retry and mask is not None and (len(words) != 1 or not words[0][0].isdigit()):
-            padded = Image.new("L", (mask.width + 2 * CELL_HEIGHT, 3 * CELL_HEIGHT), 255)
-            padded.paste(mask, (CELL_HEIGHT, CELL_HEIGHT))
-            for variant, psm in ((padded, 7), (padded, 10), *((v, 8) for v in _variants(mask))):
-                # one line, one character; then the ink alone, tightly cut and rescaled, thin and thickened
-                words = [(t, c) for t, c, _ in _run(variant, psm)]
-                if len(words) == 1 and words[0][0].isdigit():
-                    break
-            if len(words) > 1:  # one number split in two words: digits side by side
-                words = [("".join(t for t, _ in words), min(c for _, c in words))]
-        if mask is None or len(words) != 1 or not words[0][0].isdigit():
-            numbers.append(None)
-            confidence.append(0.0 if mask is not None else 1.0)
+    numbers: list[int | None] = [None] * len(cells)
+    confidence = [1.0] * len(cells)  # empty cells: sure
+    candidates: list[tuple[int, ...]] = [()] * len(cells)
+    for k, cell in enumerate(inked):
+        seen = [look[k] for look in looks] + ([third[k]] if k in third else [])
+        candidates[cell] = tuple(sorted({v for v, _ in seen if v is not None}))
+        if k not in third:  # both first looks read the same number: as doubtful as both looks together
+            numbers[cell] = seen[0][0]
+            confidence[cell] = 1.0 - (1.0 - seen[0][1]) * (1.0 - seen[1][1])
         else:
-            numbers.append(int(words[0][0]))
-            confidence.append(words[0][1])
-    return NumberReading(tuple(numbers), tuple(confidence), tuple(empty))
+            confidence[cell] = 0.0
+    return NumberReading(tuple(numbers), tuple(confidence), tuple(empty), tuple(candidates))
 
 
-__all__ = ["NumberReading", "OcrUnavailableError", "ink_mask", "read_numbers", "tesseract_path"]
+__all__ = [
+    "NumberReading",
+    "OcrUnavailableError",
+    "empty_cells",
+    "ink_mask",
+    "read_numbers",
+    "tesseract_path",
+]

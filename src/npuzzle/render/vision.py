@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
     from PIL import Image as PILImage
 
+    from .ocr import NumberReading
+
 FEATURE_SIDE = 16  # pixels per side of each cell's thumbnail; 16² × 3 colour values per cell
 TRIM = 0.12  # share of each cell side ignored at every edge
 AMBIGUOUS_MARGIN = 0.012  # RMS (0..1 colour units): a reading this close to another is a guess
@@ -613,8 +615,13 @@ def _read_layout(
         except PictureReassemblyError as exc:
             try:
                 return _read_numbers(image, grid, None, width, height)
-            except NumbersUnreadableError:
-                raise exc from None
+            except NumbersUnreadableError as numbers_exc:
+                if numbers_exc.cells_needed is None or width is not None:
+                    raise exc from None
+                try:  # numbers after all, on a part of the board (small tiles with busy edges)
+                    return _read_numbers_bigger(image, grid, numbers_exc, numbers_exc.cells_needed)
+                except NumbersUnreadableError:
+                    raise exc from None
     try:
         return _read_numbers(image, grid, None, width, height)
     except NumbersUnreadableError as exc:
@@ -630,11 +637,21 @@ def _read_layout(
                                      exc.reading) from None
 
 
+BIGGER_SHAPES = 4  # board shapes tried when the numbers read call for a bigger board than the grid found
+BIGGER_READS = 6  # grids read by OCR in that search (the others are ruled out first: one empty cell each)
+MAX_SIDE = 10  # tiles along a side of the bigger boards tried
+
+
 def _read_numbers_bigger(
     image: PILImage.Image, grid: Grid, problem: NumbersUnreadableError, cells: int
 ) -> ScreenshotReading:
-    """The numbers read say the board has ``cells`` cells, more than ``grid`` (part of the board taken for
-    all of it): look again for a grid of that many cells, the shapes closest to the grid found first."""
+    """The numbers read say the board has at least ``cells`` cells, more than ``grid`` (part of the board
+    taken for all of it): look again for a grid of that many cells, the shapes closest to the grid found
+    first; then grow the grid found, at its own pitch, by whole columns and rows on either side into
+    boards of at least ``cells`` cells (the squarest and then smallest first), keeping only those with exactly
+    one empty cell and reading them until one passes every check (each number once, solvable)."""
+    from .ocr import empty_cells
+
     shapes = [(w, cells // w) for w in range(2, 17) if cells % w == 0 and 2 <= cells // w <= 16]
     aspect = grid.width / grid.height
     shapes.sort(key=lambda wh: abs(wh[0] / wh[1] - aspect) + abs(wh[0] / wh[1] - 1))
@@ -644,6 +661,33 @@ def _read_numbers_bigger(
             return _read_numbers(image, bigger, None, w, h)
         except (GridNotFoundError, NumbersUnreadableError):
             continue
+    columns, rows = grid.columns, grid.rows
+    sizes = sorted(
+        ((w, h) for w in range(columns.count, MAX_SIDE + 1) for h in range(rows.count, MAX_SIDE + 1)
+         if cells <= w * h <= 2 * cells),
+        key=lambda wh: (abs(wh[0] - wh[1]), wh[0] * wh[1]),  # games favour square boards
+    )  # fmt: skip
+    reads = 0
+    for w, h in sizes[:BIGGER_SHAPES]:
+        for before_c in range(w - columns.count + 1):
+            for before_r in range(h - rows.count + 1):
+                grown = Grid(
+                    replace(columns, start=columns.start - before_c * columns.pitch, count=w),
+                    replace(rows, start=rows.start - before_r * rows.pitch, count=h),
+                )
+                x0, y0, x1, y1 = grown.box
+                if x0 < -1 or y0 < -1 or x1 > image.width + 1 or y1 > image.height + 1:
+                    continue
+                boxes = grown.cell_boxes()
+                if len(empty_cells([image.crop(tuple(round(v) for v in b)) for b in boxes])) != 1:  # type: ignore[misc]
+                    continue
+                if reads == BIGGER_READS:
+                    raise problem
+                reads += 1
+                try:
+                    return _read_numbers(image, grown, None, w, h)
+                except NumbersUnreadableError:
+                    continue
     raise problem
 
 
@@ -927,17 +971,12 @@ def _read_numbers(
     cells = [image.crop(tuple(round(v) for v in box)) for box in grid.cell_boxes()]  # type: ignore[misc]
     got = read_numbers(cells)
     size = f"{grid.width}x{grid.height}"
-    legible = [v for v in got.numbers if v is not None]
+    legible = [c for c, v in enumerate(got.numbers) if v is not None or got.candidates_of(c)]
     if len(legible) < (n - 1) / 2:
         raise NumbersUnreadableError(
             f"found a {size} grid but no numbers on most of its tiles ({len(legible)} of {n - 1} read): for "
             "picture tiles give the original picture with --reference; for numbered tiles check --size and "
             "--crop, or use a sharper screenshot"
-        )
-    if len(got.empty) != 1:
-        where = "no empty cell" if not got.empty else f"{len(got.empty)} empty cells {list(got.empty)}"
-        raise NumbersUnreadableError(
-            f"found {where} in a {size} grid (one is expected): check --size and --crop (cells 0-based)"
         )
     wanted = set(range(1, n))
     counts: dict[int, list[int]] = {}
@@ -948,26 +987,37 @@ def _read_numbers(
     repeated = {v: cells for v, cells in counts.items() if len(cells) > 1}
     unread = [c for c, v in enumerate(got.numbers) if v is None and c not in got.empty]
     missing = sorted(wanted - set(counts))
-    if out_of_range and all(v > n - 1 for v in out_of_range) and len(out_of_range) == len(missing):
+    # numbers too large for the grid, and more than one misread could explain: a part of a bigger board
+    several = len(out_of_range) == len(missing) or len(out_of_range) > 1
+    too_big = all(v > n - 1 for v in out_of_range) and several
+    if out_of_range and too_big and not repeated:
         bigger = NumbersUnreadableError(
             f"read numbers up to {max(out_of_range)} on a {size} grid (tiles 1..{n - 1}): the board is bigger "
             "than the grid found; give --size and --crop"
         )
         bigger.cells_needed = max(out_of_range) + 1
         raise bigger
+    if len(got.empty) != 1:
+        where = "no empty cell" if not got.empty else f"{len(got.empty)} empty cells {list(got.empty)}"
+        raise NumbersUnreadableError(
+            f"found {where} in a {size} grid (one is expected): check --size and --crop (cells 0-based)"
+        )
     numbers = list(got.numbers)
     confidence = list(got.confidence)
-    sure = all(confidence[c] >= MIN_CONFIDENCE for c, v in enumerate(numbers) if v is not None)
-    if len(unread) == 1 and len(missing) == 1 and not out_of_range and not repeated and sure:
-        # by elimination: every other number was read clearly, so the one illegible tile carries the one
-        # number not seen (never a choice between two: two illegible tiles are refused below)
-        numbers[unread[0]] = missing[0]
-        confidence[unread[0]] = MIN_CONFIDENCE
-        unread, missing = [], []
+    if unread and len(unread) == len(missing) and not out_of_range and not repeated:
+        settled = _settle_unsure(numbers, unread, missing, got, grid.width, grid.height)
+        if settled is not None:
+            for cell, value in zip(unread, settled, strict=True):
+                numbers[cell] = value
+                confidence[cell] = MIN_CONFIDENCE
+            unread, missing = [], []
     if out_of_range or repeated or unread or missing:
         parts = []
         if unread:
-            parts.append(f"cells {unread} illegible")
+            seen = [
+                f"{c} as {'/'.join(map(str, got.candidates_of(c)))}" for c in unread if got.candidates_of(c)
+            ]
+            parts.append(f"cells {unread} not read surely" + (f" ({', '.join(seen)})" if seen else ""))
         if repeated:
             parts.append("; ".join(f"{v} read on cells {c}" for v, c in sorted(repeated.items())))
         if out_of_range:
@@ -988,6 +1038,44 @@ def _read_numbers(
     board = Board(tiles, grid.width, grid.height, blank=0)
     goal = blank_at(grid.width, grid.height, n - 1)
     return ScreenshotReading(board, goal, tuple(confidence), n - 1, (), "numbers", grid)
+
+
+MAX_UNSURE = 4  # at most this many cells settled by elimination (4! = 24 arrangements tried)
+
+
+def _settle_unsure(
+    numbers: list[int | None],
+    unsure: list[int],
+    missing: list[int],
+    got: NumberReading,
+    width: int,
+    height: int,
+) -> tuple[int, ...] | None:
+    """The numbers for the ``unsure`` cells when exactly one way of placing the ``missing`` numbers there
+    fits: each cell takes one of the numbers it was read as (any missing number when it was read as none of
+    them) and the board is solvable (a dealt board is, and swapping two numbers flips that). ``None`` when
+    no way or more than one fits: then the reading is refused."""
+    from itertools import permutations
+
+    from ..solvability import is_solvable
+
+    if len(unsure) > MAX_UNSURE:
+        return None
+    allowed = []
+    for cell in unsure:
+        seen = set(got.candidates_of(cell)) & set(missing)
+        allowed.append(seen or set(missing))
+    n = width * height
+    goal = blank_at(width, height, n - 1)
+    fits = []
+    for values in permutations(missing):
+        if all(v in ok for v, ok in zip(values, allowed, strict=True)):
+            tiles = [int(v or 0) for v in numbers]
+            for cell, value in zip(unsure, values, strict=True):
+                tiles[cell] = value
+            if is_solvable(Board(tiles, width, height, blank=0), goal):
+                fits.append(values)
+    return fits[0] if len(fits) == 1 else None
 
 
 def _check_solvable(reading: ScreenshotReading) -> None:
