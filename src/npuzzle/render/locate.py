@@ -365,10 +365,12 @@ def _scored_grids(image: PILImage.Image, width: int | None, height: int | None) 
 
     pixels = np.asarray(image.convert("RGB"))
     key = (hashlib.blake2b(pixels.tobytes(), digest_size=16).digest(), pixels.shape, width, height)
-    if key not in _SCORED_CACHE:
+    scored = _SCORED_CACHE.get(key)  # one lookup: another thread (the web server) may clear it meanwhile
+    if scored is None:
+        scored = _score_grids(pixels, width, height)
         _SCORED_CACHE.clear()
-        _SCORED_CACHE[key] = _score_grids(pixels, width, height)
-    return list(_SCORED_CACHE[key])
+        _SCORED_CACHE[key] = scored
+    return list(scored)
 
 
 def _score_grids(pixels: np.ndarray, width: int | None, height: int | None) -> list[tuple[float, Grid]]:
