@@ -70,11 +70,11 @@ PDB_MAX_CELLS = 32  # pattern tables hold boards of up to 32 cells (npuzzle.heur
 # the width), at most BEAM_MAX and at most what keeps the layers' parents and moves (5 bytes per state and
 # layer, layers fewer than the best length) within BEAM_HISTORY_BYTES.
 BEAM_FIRST = 1_000
-CODED_LINE_MAX = 7  # lines of up to 7 cells get their conflicts from a table (8**7 bytes) by the lines' codes
 BEAM_GROWTH = 4
 BEAM_FIT = 0.8
 BEAM_MAX = 1 << 18
 BEAM_HISTORY_BYTES = 512 << 20
+CODED_LINE_MAX = 7  # lines of up to 7 cells get their conflicts from a table (8**7 bytes) by the lines' codes
 CHEAP_PARTITION = "auto"
 BUILD_MARGIN = 3.0
 QUICK_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing the quick answer
