@@ -216,7 +216,8 @@ def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int,
     """With the lines' codes and the conflict table (lines of up to 7 cells) and without (longer lines)."""
     import numpy as np
 
-    from npuzzle._kernels.beam import build_conflict_table, expand_layer, gather_children
+    from npuzzle._kernels.beam import expand_layer, gather_children
+    from npuzzle._kernels.idastar import init_lines, lc_tables
     from npuzzle._kernels.reduce import neighbour_table
 
     target = goal(layout, width, height)
@@ -241,12 +242,19 @@ def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int,
     hashes = np.asarray(
         [np.bitwise_xor.reduce(zobrist[cells * n + np.asarray(b)]) for b in boards], dtype=np.int64
     )
-    if coded:
-        codes = np.asarray([bounded.line_codes(b, width, height, target.blank_cell) for b in boards], np.int32)
-        conflict_table = build_conflict_table(max(width, height))
-    else:
-        codes, conflict_table = np.zeros((len(boards), 0), np.int32), np.zeros(1, np.int8)
+    lctab, code, line_of, tabled = lc_tables(width, height, target.blank_cell)
+    assert tabled
+    tails = np.zeros(2 * (width + height) + 4, np.int32)
+
+    def line_keys(board: list[int]) -> list[int]:
+        lines = np.zeros(width + height, np.int32)
+        init_lines(np.asarray(board, np.int64), width, height, target.blank_cell, code, True, lines, tails)
+        return lines.tolist()
+
+    keys = np.asarray([line_keys(b) if coded else [] for b in boards], np.int32).reshape(len(boards), -1)
     row_of, col_of = (cells // width).astype(np.int32), (cells % width).astype(np.int32)
+    if not coded:  # as lc_tables gives them for lines too long for the table: 1 on a tile's home line
+        code = (code != 0).astype(np.int32)
     room = 4 * len(boards)
     outs = [np.zeros(room, t) for t in (np.int32, np.int32, np.int32, np.int32, np.int32, np.int64)]
     for max_f in (1000, 40):
@@ -258,7 +266,7 @@ def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int,
             came,
             md,
             lc,
-            codes,
+            keys,
             hashes,
             width,
             height,
@@ -271,7 +279,9 @@ def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int,
             np.zeros(2 * (width + height) + 4, np.int32),
             row_of,
             col_of,
-            conflict_table,
+            lctab,
+            code,
+            line_of,
             *outs,
         )
         assert (states == before).all()  # changed while scoring, restored
@@ -289,38 +299,15 @@ def test_beam_layer_kernel_matches_its_pure_python_twin(layout: str, width: int,
         new_states = np.zeros((written, n), np.int16)
         new_blanks = np.zeros(written, np.int32)
         new_came = np.zeros(written, np.int32)
-        new_codes = np.zeros((written, codes.shape[1]), np.int32)
+        new_keys = np.zeros((written, keys.shape[1]), np.int32)
         gather_children(
-            states, blanks, parent, cell, chosen, target.blank_cell, height, row_of, col_of, codes, new_states,
-            new_blanks, new_came, new_codes,
+            states, blanks, parent, cell, chosen, target.blank_cell, code, line_of, keys, new_states, new_blanks,
+            new_came, new_keys,
         )  # fmt: skip
         assert [list(map(int, r)) for r in new_states] == [child for child, *_ in expected]
         if coded:
-            children = [child for child, *_ in expected]
-            assert new_codes.tolist() == [bounded.line_codes(c, width, height, target.blank_cell) for c in children]
+            assert new_keys.tolist() == [line_keys(child) for child, *_ in expected]
         assert new_came.tolist() == [came_from for _, _, came_from, _, _ in expected]
-
-
-@pytest.mark.parametrize("length", [1, 3, 4, 7])
-def test_conflict_table_matches_its_pure_python_twin(length: int) -> None:
-    """Every code of a line of up to 4 cells, 3000 random ones of 7 cells: tiles on their home line minus the
-    longest run of them in home order (quadratic longest-run count here, patience piles in the kernel)."""
-    from npuzzle._kernels.beam import build_conflict_table
-
-    table = build_conflict_table(length)
-    assert len(table) == 8**length
-    codes = range(len(table)) if length <= 4 else random.Random(7).sample(range(len(table)), 3000)
-    for code in codes:
-        keys = [(code >> (3 * i)) & 7 for i in range(length)]
-        keys = [k for k in keys if k]
-        if len(set(keys)) < len(keys):
-            continue  # no line holds two tiles with one home
-        longest = [1] * len(keys)
-        for i in range(len(keys)):
-            for j in range(i):
-                if keys[j] < keys[i]:
-                    longest[i] = max(longest[i], longest[j] + 1)
-        assert table[code] == len(keys) - max(longest, default=0), (code, keys)
 
 
 def _reference_select(h: list[int], hashes: list[int], beam: int) -> list[int]:

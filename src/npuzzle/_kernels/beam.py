@@ -9,10 +9,10 @@ two cells that changed). :func:`select_children` keeps the ``beam`` distinct chi
 
 Arrays: ``states`` ``int8``/``int16[count, n_cells]`` (canonical values), ``blanks``/``came``
 ``int32[count]`` (the blank's cell, and the cell it came from or -1), ``md``/``lc`` ``int32[count]``
-(Manhattan distance and linear-conflict count, ``h = md + 2 * lc``); ``codes`` ``int32[count, height +
-width]`` each line's code (rows, then columns; see :func:`build_conflict_table`) on boards whose lines have at
-most 7 cells, where ``conflict_table`` turns a code into the line's conflicts; elsewhere ``codes`` has no
-columns and the changed line is counted again; ``md_table`` ``int32[n * n]`` with
+(Manhattan distance and linear-conflict count, ``h = md + 2 * lc``); ``keys`` ``int32[count, height +
+width]`` each line's key into ``lctab`` (see :func:`.idastar.lc_tables`: ``code``/``line_of`` give a move's key
+changes) on boards whose lines have at most 7 cells; elsewhere ``keys`` has no columns and the changed line
+is counted again; ``md_table`` ``int32[n * n]`` with
 ``md_table[home * n + cell]`` the taxicab distance (0 for the blank's home); ``nbr`` the ``int32[n * 4]``
 neighbour table of :mod:`.reduce`; ``row_of``/``col_of`` ``int32[n]`` each cell's row and column;
 ``zobrist`` ``int64[n_cells * n_cells]`` random keys, ``[cell * n + value]``.
@@ -41,64 +41,6 @@ def moved_hash(parent: int, zobrist: np.ndarray, n: int, tile: int, cell: int, b
 
 
 @njit
-def code_changes(
-    tile: int, cell: int, blank: int, height: int, row_of: np.ndarray, col_of: np.ndarray
-) -> tuple[int, int, int, int]:
-    """How ``tile`` sliding from ``cell`` into the blank at ``blank`` changes the line codes (see
-    :func:`build_conflict_table`): (the line across the move that the tile leaves or enters, when it is the
-    tile's home line, and its code change; the line along the move, when it is the tile's home line, and its
-    code change), -1 for no line. Only the first changes conflicts: along the move the order stays."""
-    home_row = np.int64(row_of[tile])
-    home_col = np.int64(col_of[tile])
-    across, across_change, along, along_change = -1, np.int64(0), -1, np.int64(0)
-    if col_of[cell] == col_of[blank]:  # up or down: rows across, the column along
-        col = np.int64(col_of[cell])
-        if home_col == col:
-            along = height + col
-            along_change = (home_row + 1) * ((1 << (3 * row_of[blank])) - (1 << (3 * row_of[cell])))
-        if home_row == row_of[cell]:
-            across, across_change = home_row, -((home_col + 1) << (3 * col))
-        elif home_row == row_of[blank]:
-            across, across_change = home_row, (home_col + 1) << (3 * col)
-    else:  # left or right: columns across, the row along
-        row = np.int64(row_of[cell])
-        if home_row == row:
-            along = row
-            along_change = (home_col + 1) * ((1 << (3 * col_of[blank])) - (1 << (3 * col_of[cell])))
-        if home_col == col_of[cell]:
-            across, across_change = height + home_col, -((home_row + 1) << (3 * row))
-        elif home_col == col_of[blank]:
-            across, across_change = height + home_col, (home_row + 1) << (3 * row)
-    return across, across_change, along, along_change
-
-
-@njit
-def build_conflict_table(length: int) -> np.ndarray:
-    """Linear conflicts of a line of up to ``length`` (at most 7) cells, by the line's code: 3 bits per cell,
-    cell ``i`` (along the line) at bits ``3i``, holding 1 + the tile's home position along the line when the
-    tile's home is on this line, else 0. ``int8[8 ** length]``: tiles on their home line minus the longest run
-    of them in home order."""
-    table = np.zeros(1 << (3 * length), np.int8)
-    for code in range(table.shape[0]):
-        piles = np.zeros(length, np.int64)
-        n_piles = 0
-        count = 0
-        for i in range(length):
-            digit = (code >> (3 * i)) & 7
-            if digit == 0:
-                continue
-            count += 1
-            j = 0
-            while j < n_piles and piles[j] < digit:
-                j += 1
-            piles[j] = digit
-            if j == n_piles:
-                n_piles += 1
-        table[code] = count - n_piles
-    return table
-
-
-@njit
 def expand_layer(
     states: np.ndarray,
     count: int,
@@ -106,7 +48,7 @@ def expand_layer(
     came: np.ndarray,
     md: np.ndarray,
     lc: np.ndarray,
-    codes: np.ndarray,
+    keys: np.ndarray,
     hashes: np.ndarray,
     width: int,
     height: int,
@@ -119,7 +61,9 @@ def expand_layer(
     tails: np.ndarray,
     row_of: np.ndarray,
     col_of: np.ndarray,
-    conflict_table: np.ndarray,
+    lctab: np.ndarray,
+    code: np.ndarray,
+    line_of: np.ndarray,
     out_parent: np.ndarray,
     out_cell: np.ndarray,
     out_md: np.ndarray,
@@ -145,12 +89,15 @@ def expand_layer(
             tile = row[cell]
             child_md = md[i] + md_table[tile * n + blank] - md_table[tile * n + cell]
             child_lc = lc[i]
-            # only the tile's home line across the move can change its conflicts (entered or left)
-            line, delta, _, _ = code_changes(tile, cell, blank, height, row_of, col_of)
-            if line >= 0:
-                if codes.shape[1] > 0:
-                    old = codes[i, line]
-                    child_lc += conflict_table[old + delta] - conflict_table[old]
+            # only the tile's home row and column can change, and only the one across the move its conflicts
+            for o in range(2):  # 0: the tile's home row, 1: its home column
+                change = code[o * n + tile, blank] - code[o * n + tile, cell]
+                if change == 0:
+                    continue
+                line = line_of[o * n + tile]
+                if keys.shape[1] > 0:
+                    key = keys[i, line]
+                    child_lc += (lctab[key + change] - lctab[key]) // 2
                 else:
                     child_lc -= line_conflicts_tab(row, line, width, height, blank_home, tails, row_of, col_of)
                     row[blank] = tile
@@ -234,17 +181,16 @@ def gather_children(
     out_cell: np.ndarray,
     chosen: np.ndarray,
     blank_home: int,
-    height: int,
-    row_of: np.ndarray,
-    col_of: np.ndarray,
-    codes: np.ndarray,
+    code: np.ndarray,
+    line_of: np.ndarray,
+    keys: np.ndarray,
     new_states: np.ndarray,
     new_blanks: np.ndarray,
     new_came: np.ndarray,
-    new_codes: np.ndarray,
+    new_keys: np.ndarray,
 ) -> None:
     """Write the children ``chosen`` (rows of ``out_parent``/``out_cell``) as the next layer's states, with
-    their line codes when ``codes`` has them."""
+    their lines' keys when ``keys`` has them."""
     for j in range(chosen.shape[0]):
         k = chosen[j]
         parent = out_parent[k]
@@ -258,21 +204,12 @@ def gather_children(
         row[cell] = blank_home
         new_blanks[j] = cell
         new_came[j] = blank
-        if codes.shape[1] > 0:
-            for line in range(codes.shape[1]):
-                new_codes[j, line] = codes[parent, line]
-            across, across_change, along, along_change = code_changes(tile, cell, blank, height, row_of, col_of)
-            if across >= 0:
-                new_codes[j, across] += across_change
-            if along >= 0:
-                new_codes[j, along] += along_change
+        if keys.shape[1] > 0:
+            for line in range(keys.shape[1]):
+                new_keys[j, line] = keys[parent, line]
+            n = states.shape[1]
+            for o in range(2):
+                new_keys[j, line_of[o * n + tile]] += code[o * n + tile, blank] - code[o * n + tile, cell]
 
 
-__all__ = [
-    "build_conflict_table",
-    "code_changes",
-    "expand_layer",
-    "gather_children",
-    "moved_hash",
-    "select_children",
-]
+__all__ = ["expand_layer", "gather_children", "moved_hash", "select_children"]

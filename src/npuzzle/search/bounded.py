@@ -33,7 +33,6 @@ solvers.
 
 from __future__ import annotations
 
-import functools
 import math
 import time
 from collections.abc import Iterator
@@ -74,7 +73,6 @@ BEAM_GROWTH = 4
 BEAM_FIT = 0.8
 BEAM_MAX = 1 << 18
 BEAM_HISTORY_BYTES = 512 << 20
-CODED_LINE_MAX = 7  # lines of up to 7 cells get their conflicts from a table (8**7 bytes) by the lines' codes
 CHEAP_PARTITION = "auto"
 BUILD_MARGIN = 3.0
 QUICK_SMOOTH_SHARE = 0.1  # of the time left, spent smoothing the quick answer
@@ -590,35 +588,6 @@ def pdb_value(values: list[int], tables: BeamTables) -> int:
     return group_values(values, tables)[2]
 
 
-def line_codes(values: list[int], width: int, height: int, blank_home: int) -> list[int]:
-    """Each line's code (rows, then columns) for the canonical ``values``, as
-    :func:`npuzzle._kernels.beam.build_conflict_table` reads them: 3 bits per cell along the line, 1 + the
-    tile's home position along the line when its home is on the line, else 0."""
-    codes = []
-    for row in range(height):
-        code = 0
-        for col in range(width):
-            tile = values[row * width + col]
-            if tile != blank_home and tile // width == row:
-                code |= (tile % width + 1) << (3 * col)
-        codes.append(code)
-    for col in range(width):
-        code = 0
-        for row in range(height):
-            tile = values[row * width + col]
-            if tile != blank_home and tile % width == col:
-                code |= (tile // width + 1) << (3 * row)
-        codes.append(code)
-    return codes
-
-
-@functools.cache
-def _conflict_table(length: int) -> np.ndarray:
-    from .._kernels.beam import build_conflict_table
-
-    return build_conflict_table(length)  # type: ignore[no-any-return]
-
-
 def beam_search(
     values: list[int],
     width: int,
@@ -656,6 +625,7 @@ def beam_search(
     seen = np.zeros(1 << (2 * room).bit_length(), dtype=np.int64)  # select_children's hash set
     if tables is None:
         from .._kernels.beam import expand_layer, gather_children
+        from .._kernels.idastar import cached_lc_tables, init_lines
         from ..heuristics.simple import line_conflicts
 
         md_table = (
@@ -672,31 +642,29 @@ def beam_search(
         md_table = md_table.reshape(-1)
         tails = np.zeros(2 * (width + height) + 4, dtype=np.int32)
         row_of, col_of = (cells // width).astype(np.int32), (cells % width).astype(np.int32)
-        if max(width, height) <= CODED_LINE_MAX:  # lines' conflicts read from a table by the lines' codes
-            conflict_table = _conflict_table(max(width, height))
-            codes = np.array([line_codes(values, width, height, blank_home)], dtype=np.int32)
-        else:
-            conflict_table = np.zeros(1, dtype=np.int8)
-            codes = np.zeros((1, 0), dtype=np.int32)
+        lctab, code, line_of, tabled = cached_lc_tables(width, height, blank_home)
+        keys = np.zeros((1, width + height if tabled else 0), dtype=np.int32)  # each board's lines' keys
+        if tabled:
+            init_lines(start.astype(np.int64), width, height, blank_home, code, True, keys[0], tails)
 
         def expand(count: int, depth: int) -> tuple[int, int]:
             return expand_layer(  # type: ignore[no-any-return]
-                states, count, blanks, came, extra[0], extra[1], codes, hashes, width, height, blank_home,
-                md_table, nbr, zobrist, best, depth, tails, row_of, col_of, conflict_table, out_parent, out_cell,
-                out_extra[0], out_extra[1], out_h, out_hash,
+                states, count, blanks, came, extra[0], extra[1], keys, hashes, width, height, blank_home,
+                md_table, nbr, zobrist, best, depth, tails, row_of, col_of, lctab, code, line_of, out_parent,
+                out_cell, out_extra[0], out_extra[1], out_h, out_hash,
             )  # fmt: skip
 
         def next_layer(chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            nonlocal codes
+            nonlocal keys
             new_states = np.empty((len(chosen), n), dtype=states.dtype)
             new_blanks = np.empty(len(chosen), dtype=np.int32)
             new_came = np.empty(len(chosen), dtype=np.int32)
-            new_codes = np.empty((len(chosen), codes.shape[1]), dtype=np.int32)
+            new_keys = np.empty((len(chosen), keys.shape[1]), dtype=np.int32)
             gather_children(
-                states, blanks, out_parent, out_cell, chosen, blank_home, height, row_of, col_of, codes,
-                new_states, new_blanks, new_came, new_codes,
+                states, blanks, out_parent, out_cell, chosen, blank_home, code, line_of, keys, new_states,
+                new_blanks, new_came, new_keys,
             )  # fmt: skip
-            codes = new_codes
+            keys = new_keys
             return new_states, new_blanks, new_came
     else:
         from .._kernels.beam_pdb import expand_layer_pdb
