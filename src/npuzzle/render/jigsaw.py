@@ -394,16 +394,15 @@ def assemble(
                 candidates.append((_total(variant, lr, tb, width, height), variant))
         candidates.sort(key=lambda ca: ca[0])
     best_cost, best = candidates[0]
+    rotations = _rotation_deltas(best, lr, tb, width, height)
     for _ in range(len(best)):  # a strip laid out in a rotated order: turn it while that lowers the cost
-        rotations = _rotation_deltas(best, lr, tb, width, height)
         delta, turned = min(rotations.values(), key=lambda dt: dt[0], default=(0.0, best))
         if delta >= -1e-9:
             break
-        best = _improve(turned, lr, tb, width, height)
+        best = _improve(turned, lr, tb, width, height)  # cheaper than every candidate: the new first
         best_cost = _total(best, lr, tb, width, height)
-        candidates.append((best_cost, best))
-        candidates.sort(key=lambda ca: ca[0])
-    best_cost, best = candidates[0]
+        candidates.insert(0, (best_cost, best))
+        rotations = _rotation_deltas(best, lr, tb, width, height)
     runner_up = next((c for c, a in candidates if a != best), None)
 
     seams = _seams(best, width, height)
@@ -420,7 +419,7 @@ def assemble(
         per_home[a] = min(per_home[a], delta)
         per_home[b] = min(per_home[b], delta)
     margin = min(deltas.values(), default=np.inf)
-    for key, (delta, _) in _rotation_deltas(best, lr, tb, width, height).items():
+    for key, (delta, _) in rotations.items():
         margin = min(margin, delta)
         for home in key[:-1]:
             per_home[home] = min(per_home[home], delta)
