@@ -166,6 +166,116 @@ def test_a_strip_in_a_rotated_order_is_turned_back_and_counts_in_the_margin() ->
     assert [15, 16, 17] not in runs  # never through the hole's home
 
 
+def _random_costs(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    lr, tb = rng.random((n, n)), rng.random((n, n))
+    np.fill_diagonal(lr, jigsaw.FORBIDDEN)
+    np.fill_diagonal(tb, jigsaw.FORBIDDEN)
+    return lr, tb
+
+
+@pytest.mark.parametrize(("width", "height", "missing"), [(3, 3, 8), (4, 3, 0), (2, 5, 6)])
+def test_vectorised_totals_match_the_plain_sum(width: int, height: int, missing: int) -> None:
+    """:func:`jigsaw._totals` (every swap, 3-cycle and double swap at once) against :func:`jigsaw._total`."""
+    n_cells = width * height
+    lr, tb = _random_costs(n_cells - 1, seed=width * 10 + height)
+    rng = np.random.default_rng(missing)
+    arrangement = [int(p) for p in rng.permutation(n_cells - 1)]
+    arrangement.insert(missing, -1)
+    pairs, swapped = jigsaw._swapped(arrangement)
+    assert len(pairs) == (n_cells - 1) * (n_cells - 2) // 2 and missing not in pairs
+    for group in (swapped, jigsaw._cycled(arrangement), jigsaw._double_swapped(arrangement, lr, tb, width, height, 5)):
+        totals = jigsaw._totals(group, lr, tb, width, height)
+        plain = [jigsaw._total(row.tolist(), lr, tb, width, height) for row in group]
+        assert np.allclose(totals, plain)
+        assert all(sorted(row.tolist()) == sorted(arrangement) and row[missing] == -1 for row in group)
+
+
+@pytest.mark.parametrize("solvable", [False, True])
+def test_small_boards_weigh_every_arrangement(solvable: bool) -> None:
+    """On a 3x3 the best arrangement and the margin are exact: checked against every permutation."""
+    from npuzzle.solvability import permutation_parity
+
+    width, height, n = 3, 3, 8
+    tiles = np.random.default_rng(7).random((9, 30, 30, 3)).astype(np.float32) * 255
+    hole = 4
+    pieces = [c for c in range(9) if c != hole]
+    lr, tb = jigsaw.seam_costs(tiles[pieces])
+
+    def check(homes: tuple[int, ...]) -> bool:  # a stand-in for solvability: some fixed parity class
+        order = [home for home in homes if home >= 0]
+        return permutation_parity(order) == 0
+
+    totals = []
+    for order in itertools.permutations(range(n)):
+        arrangement = [*order, -1]
+        if solvable:
+            homes = jigsaw._homes(arrangement, pieces, 9)
+            if not check(homes):
+                continue
+        totals.append((jigsaw._total(arrangement, lr, tb, width, height), arrangement))
+    totals.sort(key=lambda ta: ta[0])
+    got = jigsaw.assemble(tiles, width, height, hole, solvable=check if solvable else None)
+    off = np.concatenate([lr[~np.eye(n, dtype=bool)], tb[~np.eye(n, dtype=bool)]])
+    assert got.cost == pytest.approx(totals[0][0])
+    assert got.margin == pytest.approx((totals[1][0] - totals[0][0]) / float(np.median(off)))
+    assert got.homes == jigsaw._homes(totals[0][1], pieces, 9)
+
+
+def test_three_cycles_and_double_swaps_keep_parity_and_are_complete() -> None:
+    from npuzzle.solvability import permutation_parity
+
+    arrangement = [*range(8), -1]
+    parity = permutation_parity(arrangement[:8])
+    cycles = jigsaw._cycled(arrangement)
+    assert len({tuple(row) for row in cycles}) == len(cycles) == 2 * 56  # both directions of C(8, 3)
+    lr, tb = _random_costs(8, seed=3)
+    doubles = jigsaw._double_swapped(arrangement, lr, tb, 3, 3, 4)
+    for row in [*cycles, *doubles]:
+        assert permutation_parity(row[:8].tolist()) == parity
+        assert sum(a != b for a, b in zip(row, arrangement, strict=True)) in (3, 4)
+
+
+def test_solvability_settles_two_look_alike_tiles() -> None:
+    """Two tiles that fit equally well in each other's place: seams cannot tell the two arrangements apart,
+    but they differ by one exchange, so exactly one of them is a board the game can show. Given that
+    test, the reassembly returns it, with a margin against the next solvable arrangement."""
+    width, height = 3, 3
+    lr, tb, n = _line_costs(width, height)
+    for matrix in (lr, tb):  # tiles 4 and 5 fit equally well anywhere the other fits
+        matrix[[4, 5]] = matrix[[4, 5]].min(axis=0)
+        matrix[:, [4, 5]] = matrix[:, [4, 5]].min(axis=1, keepdims=True)
+        np.fill_diagonal(matrix, jigsaw.FORBIDDEN)
+    truth = [*range(n), -1]
+    swapped = list(truth)
+    swapped[4], swapped[5] = 5, 4
+    assert jigsaw._total(truth, lr, tb, width, height) == jigsaw._total(swapped, lr, tb, width, height)
+
+    def allowed(arrangement: list[int]) -> bool:  # the hole at its home: solvable iff the tiles' order is even
+        from npuzzle.solvability import permutation_parity
+
+        return permutation_parity(arrangement[:n]) == 0
+
+    candidates = [(jigsaw._total(swapped, lr, tb, width, height), swapped)]
+    got = jigsaw._solvable_candidates(candidates, lr, tb, width, height, allowed)
+    assert got[0][1] == truth
+
+
+def test_assemble_returns_only_solvable_arrangements(photo_4x4: Shot) -> None:
+    tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
+    hole = _truth(photo_4x4).index(-1)
+    rejected = []
+
+    def solvable(homes: tuple[int, ...]) -> bool:
+        ok = homes == _truth(photo_4x4)
+        if not ok:
+            rejected.append(homes)
+        return ok
+
+    got = jigsaw.assemble(tiles, 4, 4, hole, solvable=solvable)
+    assert got.homes == _truth(photo_4x4) and got.margin > 0
+
+
 # -- reading whole windows without a reference -------------------------------------------------------------
 
 WINDOWS = {

@@ -13,17 +13,25 @@ Method
     the dissimilarity is the mean over the seam of a robust (square-root) distance between the two
     predictions, averaged with the raw colour step. Top/bottom seams likewise.
     *Placement* (:func:`assemble`). The board's size is known, so every cell but the hole's home takes one
-    tile: a beam search fills the cells in raster order (and in the three mirrored orders), each partial
+    tile. Boards of up to :data:`EXHAUSTIVE_PIECES` pieces (3×3, 2×4) weigh every arrangement. Larger ones
+    run a beam search that fills the cells in raster order (and in the three mirrored orders), each partial
     arrangement scored by the sum of the seams it has closed; the best complete arrangements are then
     improved by swapping pairs of tiles while the total seam cost falls. A beam that went one cell off
     early lays a whole block of the picture out consistently but shifted, which no exchange of two tiles
     repairs: the best arrangement is also tried translated by one cell in each direction, the tiles pushed
     off the board put back greedily (:func:`_shifted`), and improved again.
+    *Solvability* (``solvable``). A game shows only boards that can reach its goal, and that is a matter of
+    the permutation's parity. Given the test, only solvable arrangements are answers: an unsolvable best is
+    repaired by its cheapest exchanges, and arrangements are then improved and weighed against each other by
+    the changes that keep the parity (3-cycles, two exchanges, turned runs). Two look-alike tiles (flat sky,
+    a dark edge) are then told apart by the parity: their exchange is never a rival.
     *Evidence*. ``seam_ratio``: mean seam cost of the arrangement over the median cost of all tile pairs
     (a right reassembly has seams far better than chance; a wrong grid or a picture with no detail does
     not). ``buddies``: the share of the arrangement's seams whose two tiles are each other's best match
-    (best buddies, Pomeranz 2011). ``margin``: how much the best arrangement that differs (a swap, a strip of
-    a row or column turned round, or the beam's runner-up) costs more, in units of the typical seam; per-cell confidence likewise per cell.
+    (best buddies, Pomeranz 2011). ``margin``: how much the best other arrangement weighed (every one on
+    small boards; else the changes above, a strip of a row or column turned round, and the beam's
+    runner-up) costs more, in units of the typical seam; per-cell confidence likewise per cell. Seam costs
+    may be averaged over several cuts of the same cells, so that no answer hangs on where a pixel falls.
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     import numpy as np
 
 SIDE = 24  # pixels: tiles are resampled to at least SIDE × SIDE after trimming ...
@@ -40,10 +50,15 @@ TRIM_SHARE = 0.0  # share of a tile's side trimmed at every edge, plus TRIM_PX
 TRIM_PX = 1  # pixels trimmed at every edge on top of TRIM_SHARE (gap edges blur over about a pixel)
 DEEPER = 2  # pixels: each side is also read this much further in
 EDGE_DEPTH = 3 + DEEPER  # columns of each side the seam costs look at
-BEAM = 600  # partial arrangements kept per step of the beam search
+BEAM = 3000  # partial arrangements kept per step of the beam search
 CONFIDENCE_SCALE = 0.5  # cost rise (in typical-seam units) at which a cell's confidence is 0.5
 FORBIDDEN = 1e9  # cost of using a tile twice
 SHIFT_ROUNDS = 2  # rounds of trying the best arrangement shifted by one cell
+EVEN_SWAPS = 40  # cheapest single exchanges paired into double ones (parity-keeping changes)
+REPAIR_FROM = 3  # unsolvable candidates turned solvable by their cheapest exchanges ...
+REPAIR_SWAPS = 4  # ... this many each
+EVEN_IMPROVED = 6  # solvable arrangements improved within their parity class
+EXHAUSTIVE_PIECES = 8  # boards of up to this many pieces (3x3, 2x4) weigh every arrangement (8! = 40,320)
 
 
 @dataclass(frozen=True)
@@ -216,19 +231,95 @@ def _seams(arrangement: list[int], width: int, height: int) -> list[tuple[int, i
     return out
 
 
+def _seam_cells(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(left, right, top, bottom)``: the cells of every left/right and top/bottom pair of neighbours."""
+    import numpy as np
+
+    cells = np.arange(width * height).reshape(height, width)
+    return (cells[:, :-1].ravel(), cells[:, 1:].ravel(), cells[:-1].ravel(), cells[1:].ravel())
+
+
+def _totals(arrangements: np.ndarray, lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> np.ndarray:
+    """:func:`_total` of each row of ``arrangements`` (``(k, width * height)``, -1 at the hole's home) at once."""
+    import numpy as np
+
+    left, right, top, bottom = _seam_cells(width, height)
+    out = np.zeros(len(arrangements))
+    for matrix, a_cells, b_cells in ((lr, left, right), (tb, top, bottom)):
+        a, b = arrangements[:, a_cells], arrangements[:, b_cells]
+        costs = matrix[np.maximum(a, 0), np.maximum(b, 0)]
+        out += np.where((a >= 0) & (b >= 0), costs, 0.0).sum(axis=1)
+    return out
+
+
+def _swapped(arrangement: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """``(pairs, arrangements)``: every exchange of the tiles of two home cells (the hole's home excluded),
+    ``pairs`` ``(k, 2)`` the two cells, ``arrangements`` ``(k, cells)`` the results."""
+    import numpy as np
+
+    current = np.asarray(arrangement)
+    cells = np.flatnonzero(current >= 0)
+    a, b = np.triu_indices(len(cells), 1)
+    pairs = np.stack([cells[a], cells[b]], axis=1)
+    out = np.repeat(current[None], len(pairs), axis=0)
+    rows = np.arange(len(pairs))
+    out[rows, pairs[:, 0]] = current[pairs[:, 1]]
+    out[rows, pairs[:, 1]] = current[pairs[:, 0]]
+    return pairs, out
+
+
 def _swap_deltas(
     arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int
 ) -> dict[tuple[int, int], float]:
     """Cost change of exchanging the tiles of every pair of home cells (the hole's home excluded)."""
+    pairs, swapped = _swapped(arrangement)
     base = _total(arrangement, lr, tb, width, height)
-    cells = [c for c, t in enumerate(arrangement) if t >= 0]
-    out = {}
-    for a_index, a in enumerate(cells):
-        for b in cells[a_index + 1 :]:
-            trial = list(arrangement)
-            trial[a], trial[b] = trial[b], trial[a]
-            out[(a, b)] = _total(trial, lr, tb, width, height) - base
+    deltas = _totals(swapped, lr, tb, width, height) - base
+    return {(int(a), int(b)): float(d) for (a, b), d in zip(pairs, deltas, strict=True)}
+
+
+def _cycled(arrangement: list[int]) -> np.ndarray:
+    """Every 3-cycle of the tiles of three home cells (the tile of the first moved to the second, of the second
+    to the third, of the third to the first): ``(k, cells)`` arrangements. A 3-cycle, like two exchanges,
+    keeps the permutation's parity, so it is the smallest change that keeps a board solvable."""
+    import numpy as np
+
+    current = np.asarray(arrangement)
+    cells = np.flatnonzero(current >= 0)
+    m = len(cells)
+    a, b, c = np.meshgrid(np.arange(m), np.arange(m), np.arange(m), indexing="ij")
+    keep = (a < b) & (a < c) & (b != c)  # each cycle once: the smallest cell first, both directions
+    a, b, c = cells[a[keep]], cells[b[keep]], cells[c[keep]]
+    out = np.repeat(current[None], len(a), axis=0)
+    rows = np.arange(len(a))
+    out[rows, b] = current[a]
+    out[rows, c] = current[b]
+    out[rows, a] = current[c]
     return out
+
+
+def _double_swapped(
+    arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int, cheapest: int
+) -> np.ndarray:
+    """Two exchanges on four different cells at once, the first one of the ``cheapest`` single exchanges and
+    the second any: ``(k, cells)``. Exchanges far apart add up, so a cheap pair has a cheap member unless
+    both are dearer than the ``cheapest``-th."""
+    import numpy as np
+
+    pairs, swapped = _swapped(arrangement)
+    deltas = _totals(swapped, lr, tb, width, height)
+    first = np.argsort(deltas, kind="stable")[:cheapest]
+    f, s = np.meshgrid(first, np.arange(len(pairs)), indexing="ij")
+    f, s = f.ravel(), s.ravel()
+    a, b, c, d = pairs[f, 0], pairs[f, 1], pairs[s, 0], pairs[s, 1]
+    keep = (a != c) & (a != d) & (b != c) & (b != d)
+    f, c, d = f[keep], c[keep], d[keep]
+    out = swapped[f]
+    current = np.asarray(arrangement)
+    rows = np.arange(len(f))
+    out[rows, c] = current[d]
+    out[rows, d] = current[c]
+    return out  # type: ignore[no-any-return]
 
 
 def _runs(arrangement: list[int], width: int, height: int) -> list[list[int]]:
@@ -266,13 +357,60 @@ def _rotation_deltas(
 
 def _improve(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> list[int]:
     """Swap pairs of tiles while the best swap lowers the total seam cost."""
+    import numpy as np
+
     current = list(arrangement)
+    cost = _total(current, lr, tb, width, height)
     for _ in range(4 * len(current)):
-        deltas = _swap_deltas(current, lr, tb, width, height)
-        (a, b), delta = min(deltas.items(), key=lambda kv: kv[1])
-        if delta >= -1e-9:
+        _, swapped = _swapped(current)
+        totals = _totals(swapped, lr, tb, width, height)
+        k = int(np.argmin(totals))
+        if totals[k] >= cost - 1e-9:
             break
-        current[a], current[b] = current[b], current[a]
+        current, cost = swapped[k].tolist(), float(totals[k])
+    return current
+
+
+def _even_neighbours(
+    arrangement: list[int],
+    lr: np.ndarray,
+    tb: np.ndarray,
+    width: int,
+    height: int,
+    allowed: Callable[[list[int]], bool],
+) -> np.ndarray:
+    """The smallest changes of ``arrangement`` that keep its parity (so a solvable board stays solvable):
+    every 3-cycle, two exchanges drawn from the cheapest ones, and the turns of a run that ``allowed``
+    accepts. ``(k, cells)``."""
+    import numpy as np
+
+    parts = [_cycled(arrangement), _double_swapped(arrangement, lr, tb, width, height, EVEN_SWAPS)]
+    turned = [trial for _, trial in _rotation_deltas(arrangement, lr, tb, width, height).values() if allowed(trial)]
+    if turned:
+        parts.append(np.array(turned, dtype=parts[0].dtype))
+    return np.concatenate(parts)
+
+
+def _improve_even(
+    arrangement: list[int],
+    lr: np.ndarray,
+    tb: np.ndarray,
+    width: int,
+    height: int,
+    allowed: Callable[[list[int]], bool],
+) -> list[int]:
+    """:func:`_improve` within the arrangement's parity class (:func:`_even_neighbours`)."""
+    import numpy as np
+
+    current = list(arrangement)
+    cost = _total(current, lr, tb, width, height)
+    for _ in range(4 * len(current)):
+        neighbours = _even_neighbours(current, lr, tb, width, height, allowed)
+        totals = _totals(neighbours, lr, tb, width, height)
+        k = int(np.argmin(totals))
+        if totals[k] >= cost - 1e-9:
+            break
+        current, cost = neighbours[k].tolist(), float(totals[k])
     return current
 
 
@@ -356,11 +494,80 @@ def _orders(width: int, height: int, missing: int) -> list[list[int]]:
     return orders
 
 
+def _every_arrangement(n_cells: int, missing: int) -> np.ndarray:
+    """Every arrangement of ``n_cells - 1`` pieces with the hole's home ``missing`` empty: ``(k, n_cells)``."""
+    import itertools
+
+    import numpy as np
+
+    orders = np.array(list(itertools.permutations(range(n_cells - 1))), dtype=np.int64)
+    return np.insert(orders, missing, -1, axis=1)  # type: ignore[no-any-return]
+
+
+def _parities(arrangements: np.ndarray) -> np.ndarray:
+    """Parity (0 even, 1 odd) of each row's order of pieces (the hole's -1 left out), by counting inversions."""
+    import numpy as np
+
+    pieces = arrangements[arrangements >= 0].reshape(len(arrangements), -1)
+    inversions = np.zeros(len(pieces), dtype=np.int64)
+    for i in range(pieces.shape[1]):
+        inversions += (pieces[:, i : i + 1] > pieces[:, i + 1 :]).sum(axis=1)
+    return inversions % 2  # type: ignore[no-any-return]
+
+
+def _homes(arrangement: list[int], pieces: list[int], n_cells: int) -> tuple[int, ...]:
+    """Screenshot cell -> home cell (-1 at the hole) of an arrangement (home cell -> piece)."""
+    homes = [-1] * n_cells
+    for home, piece in enumerate(arrangement):
+        if piece >= 0:
+            homes[pieces[piece]] = home
+    return tuple(homes)
+
+
+def _solvable_candidates(
+    candidates: list[tuple[float, list[int]]],
+    lr: np.ndarray,
+    tb: np.ndarray,
+    width: int,
+    height: int,
+    allowed: Callable[[list[int]], bool],
+) -> list[tuple[float, list[int]]]:
+    """The candidates a fairly dealt game can show, cheapest first: the solvable ones, and the unsolvable
+    ones' cheapest exchanges (each flips the parity); the best few improved within their parity class."""
+    import numpy as np
+
+    pool = [(c, a) for c, a in candidates if allowed(a)]
+    for _, arrangement in [ca for ca in candidates if not allowed(ca[1])][:REPAIR_FROM]:
+        _, swapped = _swapped(arrangement)
+        totals = _totals(swapped, lr, tb, width, height)
+        for k in np.argsort(totals, kind="stable")[:REPAIR_SWAPS]:
+            pool.append((float(totals[k]), swapped[k].tolist()))
+    pool.sort(key=lambda ca: ca[0])
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for k, (cost, arrangement) in enumerate(pool):
+        if k < EVEN_IMPROVED:
+            arrangement = _improve_even(arrangement, lr, tb, width, height, allowed)
+            cost = _total(arrangement, lr, tb, width, height)
+        if tuple(arrangement) not in seen:
+            seen.add(tuple(arrangement))
+            out.append((cost, arrangement))
+    out.sort(key=lambda ca: ca[0])
+    return out
+
+
 def assemble(
-    tiles: np.ndarray, width: int, height: int, hole: int, missing: int | None = None, beam: int = BEAM
+    tiles: np.ndarray,
+    width: int,
+    height: int,
+    hole: int,
+    missing: int | None = None,
+    beam: int = BEAM,
+    solvable: Callable[[tuple[int, ...]], bool] | None = None,
 ) -> Assembly:
     """Reassemble ``tiles`` (``(width * height, side, side, 3)`` as from :func:`tile_arrays`, screenshot
-    cells row-major) with screenshot cell ``hole`` empty and the hole's home at ``missing`` (default the
+    cells row-major; or ``(cuts, width * height, side, side, 3)``, the cells cut a little differently, whose
+    seam costs are averaged) with screenshot cell ``hole`` empty and the hole's home at ``missing`` (default the
     bottom-right cell)."""
     import numpy as np
 
@@ -368,11 +575,28 @@ def assemble(
     if missing is None:
         missing = n_cells - 1
     pieces = [c for c in range(n_cells) if c != hole]  # piece index -> screenshot cell
-    lr, tb = seam_costs(tiles[pieces])
+    cuts = tiles if tiles.ndim == 5 else tiles[None]
+    lr, tb = seam_costs(cuts[0][pieces])
+    for cut in cuts[1:]:  # the same cells cut a little differently: seam costs that do not hang on a pixel
+        more_lr, more_tb = seam_costs(cut[pieces])
+        lr, tb = lr + more_lr, tb + more_tb
+    lr, tb = lr / len(cuts), tb / len(cuts)
     n = len(pieces)
     # the typical seam between two unrelated tiles: the scale of every cost below
     off = np.concatenate([lr[~np.eye(n, dtype=bool)], tb[~np.eye(n, dtype=bool)]])
     scale = float(np.median(off)) or 1.0
+
+    if n <= EXHAUSTIVE_PIECES:  # few pieces: weigh every arrangement, so the best and the margin are exact
+        every = _every_arrangement(n_cells, missing)
+        if solvable is not None:
+            parity = _parities(every)
+            first_solvable = solvable(_homes(every[0].tolist(), pieces, n_cells))
+            every = every[(parity == parity[0]) == first_solvable]  # solvability is a matter of parity
+        totals = _totals(every, lr, tb, width, height)
+        order = np.argsort(totals, kind="stable")
+        best_cost, best = float(totals[order[0]]), every[order[0]].tolist()
+        others, rest = every[order[1:]], totals[order[1:]]
+        return _assembly(best, best_cost, others, rest, lr, tb, (width, height), pieces, hole, missing, scale)
 
     lr_guide, tb_guide = _normalised(lr), _normalised(tb)
     candidates: list[tuple[float, list[int]]] = []
@@ -403,7 +627,49 @@ def assemble(
         best_cost = _total(best, lr, tb, width, height)
         candidates.insert(0, (best_cost, best))
         rotations = _rotation_deltas(best, lr, tb, width, height)
-    runner_up = next((c for c, a in candidates if a != best), None)
+    if solvable is not None:
+
+        def allowed(arrangement: list[int]) -> bool:
+            return solvable(_homes(arrangement, pieces, n_cells))
+
+        candidates = _solvable_candidates(candidates, lr, tb, width, height, allowed)
+        best_cost, best = candidates[0]
+        neighbours = _even_neighbours(best, lr, tb, width, height, allowed)
+    else:
+        _, swapped = _swapped(best)
+        turned = [trial for _, trial in _rotation_deltas(best, lr, tb, width, height).values()]
+        neighbours = np.concatenate([swapped, np.array(turned, dtype=swapped.dtype).reshape(-1, n_cells)])
+    runner_up = next((a for _, a in candidates if a != best), None)
+    if runner_up is not None:
+        neighbours = np.concatenate([neighbours, np.array([runner_up], dtype=neighbours.dtype)])
+    totals = _totals(neighbours, lr, tb, width, height)
+    return _assembly(best, best_cost, neighbours, totals, lr, tb, (width, height), pieces, hole, missing, scale)
+
+
+def _assembly(
+    best: list[int],
+    best_cost: float,
+    neighbours: np.ndarray,
+    totals: np.ndarray,
+    lr: np.ndarray,
+    tb: np.ndarray,
+    shape: tuple[int, int],
+    pieces: list[int],
+    hole: int,
+    missing: int,
+    scale: float,
+) -> Assembly:
+    """The :class:`Assembly` of ``best`` (board ``shape`` = width, height) with its evidence: ``neighbours``
+    (``(k, cells)``, total seam costs ``totals``) are the other arrangements weighed, whose rise over
+    ``best_cost`` gives the margin and, for each cell, its confidence."""
+    import numpy as np
+
+    width, height = shape
+    n_cells = width * height
+    rises = totals - best_cost
+    changed = neighbours != np.asarray(best)[None]
+    per_home = np.where(changed, rises[:, None], np.inf).min(axis=0, initial=np.inf)
+    margin = float(rises.min(initial=np.inf)) / scale
 
     seams = _seams(best, width, height)
     seam_ratio = best_cost / max(1, len(seams)) / scale
@@ -413,24 +679,6 @@ def assemble(
         buddies += int(np.argmin(matrix[a]) == b and np.argmin(matrix[:, b]) == a)
     buddy_share = buddies / max(1, len(seams))
 
-    deltas = _swap_deltas(best, lr, tb, width, height)
-    per_home = dict.fromkeys(range(n_cells), np.inf)
-    for (a, b), delta in deltas.items():
-        per_home[a] = min(per_home[a], delta)
-        per_home[b] = min(per_home[b], delta)
-    margin = min(deltas.values(), default=np.inf)
-    for key, (delta, _) in rotations.items():
-        margin = min(margin, delta)
-        for home in key[:-1]:
-            per_home[home] = min(per_home[home], delta)
-    if runner_up is not None:
-        margin = min(margin, runner_up - best_cost)
-        other = next(a for c, a in candidates if a != best)
-        for cell in range(n_cells):
-            if other[cell] != best[cell]:
-                per_home[cell] = min(per_home[cell], runner_up - best_cost)
-    margin /= scale
-
     homes = [-1] * n_cells
     confidence = [1.0] * n_cells
     uncertain = []
@@ -439,7 +687,7 @@ def assemble(
             continue
         cell = pieces[piece]
         homes[cell] = home
-        rise = max(0.0, per_home[home] / scale)
+        rise = max(0.0, float(per_home[home]) / scale)
         confidence[cell] = rise / (rise + CONFIDENCE_SCALE)
         if rise < CONFIDENCE_SCALE:
             uncertain.append(cell)

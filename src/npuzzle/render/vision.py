@@ -725,7 +725,9 @@ SEAMS_3X3 = 10  # ... on boards with at least a 3x3's seams (12, less the hole's
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
 GRID_GOES_ON = 0.4  # cells beyond the grid whose sides are steps this much (median) are tiles too ...
 GRID_GOES_ON_SHARE = 0.5  # ... when that is also this share of the grid's own cells' median
-MAX_KEPT = 0.45  # at most this share of neighbouring cells may hold neighbouring pieces (:func:`_kept_share`)
+MAX_KEPT = 0.45  # at most this share of neighbouring cells may hold neighbouring pieces (:func:`_kept_share`) ...
+CUT_SHIFTS = (0.5, -0.5)  # pixels (both axes): the further cuts of the cells whose seam costs are averaged
+NEARLY_SOLVED = 0.5  # ... unless the size is given and this share of the tiles is at home
 
 
 def _read_picture(
@@ -735,6 +737,7 @@ def _read_picture(
     tiles' seams (:func:`npuzzle.render.jigsaw.assemble`)."""
     import numpy as np
 
+    from ..solvability import is_solvable
     from .jigsaw import assemble, tile_arrays
     from .locate import refine_grid
 
@@ -744,15 +747,22 @@ def _read_picture(
     size = f"{width}x{height}"
     missing = parse_hole_home(hole_home, width, height)
     pixels = np.asarray(image.convert("RGB"))
-    cells = []
-    for x0, y0, x1, y1 in grid.cell_boxes():
-        cells.append(pixels[max(0, round(y0)) : max(0, round(y1)), max(0, round(x0)) : max(0, round(x1))])
+
+    def cut(shift: float) -> list[np.ndarray]:
+        return [pixels[max(0, round(y0 + shift)) : max(0, round(y1 + shift)),
+                       max(0, round(x0 + shift)) : max(0, round(x1 + shift))]
+                for x0, y0, x1, y1 in grid.cell_boxes()]  # fmt: skip
+
+    cells = cut(0.0)
     if min(min(c.shape[:2]) for c in cells) < MIN_CELL_PX:
         raise PictureReassemblyError(
             f"the {size} grid runs off the screenshot or its cells are too small to read: check --size and "
             "--crop"
         )
     tiles = tile_arrays(cells)
+    # the seams weighed on three cuts of the cells half a pixel apart: a reassembly that hangs on where a
+    # pixel's edge falls is not one to stand behind (unseen 6x6: one cut read a dark strip in a turned order)
+    cuts = np.stack([tiles, *(tile_arrays(cut(shift), side=tiles.shape[1]) for shift in CUT_SHIFTS)])
     inner = tiles[:, 2:-2, 2:-2].reshape(n, -1, 3)
     spread = np.sqrt(((inner - inner.mean(1, keepdims=True)) ** 2).mean((1, 2)))
     flattest = [int(c) for c in np.argsort(spread)]
@@ -761,12 +771,16 @@ def _read_picture(
         holes = flattest[:1]
     else:  # a flat piece of picture could be the hole: let the seams decide among the flattest cells
         holes = [c for c in flattest[:3] if spread[c] <= HOLE_FLAT * spread[flattest[0]]]
-    assemblies = sorted((assemble(tiles, width, height, hole, missing) for hole in holes),
+    goal = blank_at(width, height, missing)
+
+    def solvable(homes: tuple[int, ...]) -> bool:  # a fairly dealt game shows only boards that reach the goal
+        return is_solvable(Board([0 if home < 0 else home + 1 for home in homes], width, height, blank=0), goal)
+
+    assemblies = sorted((assemble(cuts, width, height, hole, missing, solvable=solvable) for hole in holes),
                         key=lambda a: a.seam_ratio)
     best = assemblies[0]
     tiles_read = [0 if home < 0 else home + 1 for home in best.homes]
     board = Board(tiles_read, width, height, blank=0)
-    goal = blank_at(width, height, missing)
     groups = (best.uncertain,) if best.uncertain else ()
     picture = _reassembled(cells, best.homes, width, height)
     reading = ScreenshotReading(board, goal, best.confidence, missing, (), "picture", grid, picture)
@@ -782,7 +796,11 @@ def _read_picture(
     if side is not None:
         causes.append(f"the tiles seem to go on {'to the ' if side in ('left', 'right') else 'at the '}{side}")
     kept = _kept_share(best.homes, width, height)
-    if kept > MAX_KEPT and not size_given:  # with the size given, the grid cannot be cutting tiles in two
+    at_home = sum(cell == home for cell, home in enumerate(best.homes)) / (n - 1)
+    # with the size given, many neighbours kept is a nearly solved board if most tiles are at home; a grid
+    # that is not the board's (the even split of a whole window) keeps blocks of the picture together too,
+    # but moved (a blurred board, whose lines were not found: rows of the window read one row down)
+    if kept > MAX_KEPT and not (size_given and at_home >= NEARLY_SOLVED):
         causes.append(
             f"{kept:.0%} of neighbouring cells would hold neighbouring pieces, as when the grid cuts tiles "
             f"apart or the board is nearly solved (if it is a {width}x{height} board, give --size {width}x{height})"
