@@ -18,7 +18,9 @@ from npuzzle.render.vision import (
     ScreenshotReading,
     UnsolvableReadingError,
     _grid_goes_on,
+    _grid_grown,
     _kept_share,
+    _read_picture,
     parse_hole_home,
     read_screenshot,
 )
@@ -450,6 +452,18 @@ def test_a_grid_that_is_part_of_the_board_is_noticed() -> None:
     assert _grid_goes_on(shot.image, part) == "right"
     part = Grid(c, Axis(r.start + r.pitch, r.pitch, r.tile, 3))  # the top row left out
     assert _grid_goes_on(shot.image, part) == "top"
+    assert _grid_grown(part, "top").box == grid.box  # ... and grown back into the board
+
+
+def test_a_reading_from_a_part_of_the_board_grows_into_the_whole() -> None:
+    """The part's cells beyond look like tiles: the picture is read on the grown grid, not refused."""
+    shot = game_screenshot(WINDOWS["photo-4x4-touching"])
+    grid = locate_grid(shot.image)
+    c, r = grid.columns, grid.rows
+    part = Grid(Axis(c.start + c.pitch, c.pitch, c.tile, 2), Axis(r.start, r.pitch, r.tile, 3))
+    reading = _read_picture(shot.image, part, None, strict=True)
+    assert (reading.board.width, reading.board.height) == (4, 4)
+    assert reading.board == shot.board
 
 
 def test_refine_grid_snaps_to_the_tiles() -> None:

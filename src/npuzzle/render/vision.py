@@ -606,7 +606,9 @@ def _read_layout(
 ) -> ScreenshotReading:
     """One grid read: numbers, or (``pictures``) picture tiles reassembled. Reassembly is tried on the best
     grid only: a picture's own parts (a block of tiles, half tiles) also form grids, and the tiles of such a
-    grid reassemble into a confident but wrong picture (dev seed 42: a 3x3 read through a 2x3 part of it)."""
+    grid reassemble into a confident but wrong picture (dev seed 42: a 3x3 read through a 2x3 part of it;
+    and through a 3x4 grid reaching into the window below the board, a row of flat window cells taken for
+    the picture's top row)."""
     if not pictures:
         return _read_numbers(image, grid, None, width, height)
     if _looks_like_picture(image, grid):  # reassemble first; OCR only if that fails
@@ -741,6 +743,12 @@ def _read_picture(
     from .jigsaw import assemble, tile_arrays
     from .locate import refine_grid
 
+    if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
+        for _ in range(2 * MAX_SIDE):
+            side = _grid_goes_on(image, grid)
+            if side is None or max(grid.width, grid.height) >= MAX_SIDE:
+                break
+            grid = _grid_grown(grid, side)
     grid = refine_grid(image, grid)  # tiles are compared at their very edges: cut them to the pixel
     width, height = grid.width, grid.height
     n = width * height
@@ -846,6 +854,16 @@ def _grid_goes_on(image: PILImage.Image, grid: Grid) -> str | None:
         if float(np.median(grid_cell_scores(seams, extra))) > max(GRID_GOES_ON, GRID_GOES_ON_SHARE * own):
             return side
     return None
+
+
+def _grid_grown(grid: Grid, side: str) -> Grid:
+    """``grid`` with one more column or row of cells at ``side`` (as :func:`_grid_goes_on` names it)."""
+    c, r = grid.columns, grid.rows
+    if side in ("left", "right"):
+        start = c.start - c.pitch if side == "left" else c.start
+        return Grid(replace(c, start=start, count=c.count + 1), r)
+    start = r.start - r.pitch if side == "top" else r.start
+    return Grid(c, replace(r, start=start, count=r.count + 1))
 
 
 def _kept_share(homes: tuple[int, ...], width: int, height: int) -> float:
