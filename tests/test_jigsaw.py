@@ -479,6 +479,71 @@ def test_refine_grid_snaps_to_the_tiles() -> None:
     assert max(abs(x0 - x), abs(y0 - y), abs(x1 - x - w), abs(y1 - y - h)) <= 1.5
 
 
+def _true_grid(shot: Shot) -> Grid:
+    style = shot.style
+    x, y, _, _ = shot.box
+    pitch, side = (style.tile + style.gap) * style.scale, style.tile * style.scale
+    return Grid(Axis(x, pitch, side, style.width), Axis(y, pitch, side, style.height))
+
+
+def _true_hole(shot: Shot) -> tuple[float, float, float, float]:
+    grid = _true_grid(shot)
+    return grid.cell_boxes()[shot.board.tiles.index(0)]
+
+
+HOLE_STYLES = [
+    Style(width=w, height=h, kind="picture", picture=picture, tile=tile, gap=gap, frame=frame, hole=hole,
+          scale=scale, jpeg=jpeg, seed=seed)
+    for w, h, picture, tile, gap, frame, hole, scale, jpeg, seed in [
+        (3, 3, "jacksboro", 70, 0, 4, "background", 1.2, 80, 1),
+        (4, 4, "jacksboro", 64, 2, 0, "black", 0.9, 60, 2),
+        (5, 4, "grace_hopper", 60, 5, 12, "colour", 1.5, 50, 3),
+        (3, 4, "grace_hopper", 80, 6, 8, "background", 0.8, None, 4),
+    ]
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("style", HOLE_STYLES, ids=lambda s: f"{s.width}x{s.height}-{s.hole}-gap{s.gap}")
+def test_the_hole_is_found_as_a_flat_rectangle_and_the_grid_fitted_to_it(style: Style) -> None:
+    """Whatever grid was located (here only its box, a 2x2 of it: the wrong size), the hole is found as a
+    rectangle of one colour within 2 px of its true sides (or of the gap around them, when the hole shows
+    the board's background), and the best grid having it as a cell is the board's, to 2 px."""
+    from npuzzle.render.locate import grids_around_hole, holds_hole, hole_rectangles
+
+    shot = game_screenshot(style)
+    truth = _true_grid(shot)
+    x0, y0, x1, y1 = truth.box
+    wrong = Grid(Axis(x0, (x1 - x0) / 2, (x1 - x0) / 2, 2), Axis(y0, (y1 - y0) / 2, (y1 - y0) / 2, 2))
+    holes = hole_rectangles(shot.image, [wrong])
+    hx0, hy0, hx1, hy1 = _true_hole(shot)
+    slack = 2 + style.gap * style.scale  # a hole of about the background's colour takes in the gaps around it
+    near = [h for h in holes if max(abs(a - b) for a, b in zip(h, (hx0, hy0, hx1, hy1), strict=True)) <= slack]
+    assert near, (holes, (hx0, hy0, hx1, hy1))
+    assert holds_hole(truth, near[0]) and not holds_hole(wrong, near[0])
+    _, fitted = grids_around_hole(shot.image, near[0], [wrong])[0]
+    assert (fitted.width, fitted.height) == (style.width, style.height)
+    assert max(abs(a - b) for a, b in zip(fitted.box, truth.box, strict=True)) <= 2
+
+
+def test_no_flat_rectangle_is_found_where_there_is_none() -> None:
+    """A busy picture with no hole and no flat area: nothing to fit a grid to."""
+    from npuzzle.render.locate import hole_rectangles
+
+    noise = np.random.default_rng(5).integers(0, 256, (240, 320, 3), dtype=np.uint8)
+    image = Image.fromarray(noise)
+    assert hole_rectangles(image, [Grid(Axis(20, 70, 70, 4), Axis(20, 70, 70, 3))]) == []
+
+
+def test_a_refused_reading_on_a_grid_of_the_wrong_size_is_read_on_the_grid_of_the_hole() -> None:
+    """A 3x3 of touching tiles whose grid was taken as 2x2 over its box: refused there, read on the grid
+    that has the hole as a cell."""
+    shot = game_screenshot(HOLE_STYLES[0])
+    x0, y0, x1, y1 = _true_grid(shot).box
+    wrong = Grid(Axis(x0, (x1 - x0) / 2, (x1 - x0) / 2, 2), Axis(y0, (y1 - y0) / 2, (y1 - y0) / 2, 2))
+    reading = _read_picture(shot.image, wrong, None, strict=True)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 # -- the seed sweep (slow) ---------------------------------------------------------------------------------
 
 

@@ -325,6 +325,14 @@ def grid_cell_scores(seams: tuple[np.ndarray, np.ndarray], grid: Grid) -> list[f
     ]
 
 
+def grid_score(image: PILImage.Image, grid: Grid) -> float:
+    """The score :func:`locate_grid` weighs grids by: over the cells, how much each looks like a tile less
+    :data:`CELL_BAR` (so cells that look like tiles add and others take away)."""
+    import numpy as np
+
+    return float(_grids_score(_seam_maps(np.asarray(image.convert("RGB"))), [grid])[0])
+
+
 def _box_scores(seams: tuple[np.ndarray, np.ndarray], boxes: np.ndarray) -> np.ndarray:
     """:func:`grid_cell_scores` for an ``(n, 4)`` array of cell boxes (of any number of grids) at once."""
     import numpy as np
@@ -689,3 +697,243 @@ def draw_grid(
 
 
 __all__ = ["Axis", "Grid", "GridNotFoundError", "draw_grid", "locate_grid", "locate_grids", "refine_grid"]
+
+
+# The hole as a ruler: the one cell the board draws flat, exactly one tile (or a tile and the gap around
+# it, when the hole shows the board's background through the gaps), whatever the picture and its lines.
+HOLE_FLAT = 8.0  # 0..255 RMS: a window of the screenshot this even in colour may lie inside the hole
+HOLE_WINDOW = 8  # pixels: the side of those windows
+HOLE_COLOUR = 16.0  # 0..255: at most this far (every channel) from the hole's colour is still hole ...
+HOLE_NOISE = 4.0  # ... or this many times the seed window's RMS spread, plus 6, if that is further (to 24)
+HOLE_RUNS = 9  # runs across the hole, each way, whose ends must mostly agree (a rectangle)
+HOLE_RUN_AGREE = 3  # pixels: "agree"
+HOLE_RUN_SHARE = 0.66  # share of the runs that must end together (a like-coloured tile lets a few leak)
+HOLE_FILL = 0.93  # share of the rectangle's pixels of the hole's colour
+HOLE_SEEDS = 40  # flat windows a search starts runs from, at most
+HOLE_TRIES = 4  # fitted hypotheses per hole refined and regrown
+SIDES_BAR = 0.25  # a row or column of cells is added to a grid when their sides are this much steps ...
+TEXTURE_SHARE = 0.35  # ... and they vary in colour this share as much as the grid's tiles (not flat frame)
+
+
+def _rms_spread(block: np.ndarray) -> float:
+    import numpy as np
+
+    if block.size == 0:
+        return 0.0
+    flat = block.reshape(-1, 3).astype(np.float32)
+    return float(np.sqrt(((flat - flat.mean(0)) ** 2).mean()))
+
+
+def _run_through(line: np.ndarray, at: int) -> tuple[int, int]:
+    """Start and end (exclusive) of the run of True in ``line`` through index ``at`` (empty when False)."""
+    import numpy as np
+
+    if not line[at]:
+        return at, at
+    outside = np.flatnonzero(~line[:at])
+    lo = int(outside[-1]) + 1 if len(outside) else 0
+    outside = np.flatnonzero(~line[at:])
+    hi = at + int(outside[0]) if len(outside) else len(line)
+    return lo, hi
+
+
+Box = tuple[float, float, float, float]
+
+
+def _flat_rectangle(pixels: np.ndarray, seed: tuple[int, int, int, int]) -> tuple[Box | None, Box]:
+    """The rectangle of the seed window's colour around it, if the region is one, and the box the search
+    looked at (a seed inside it would find the same region again)."""
+    import numpy as np
+
+    a0, b0, a1, b1 = seed
+    block = pixels[b0:b1, a0:a1]
+    tolerance = min(1.5 * HOLE_COLOUR, max(HOLE_COLOUR, HOLE_NOISE * _rms_spread(block) + 6))
+    colour = np.median(block.reshape(-1, 3), axis=0).astype(np.int16)
+    mask = np.abs(pixels.astype(np.int16) - colour).max(axis=2) <= tolerance
+    sx, sy = (a0 + a1) // 2, (b0 + b1) // 2
+    lx, hx = _run_through(mask[sy], sx)  # a cross through the seed first ...
+    ly, hy = _run_through(mask[:, sx], sy)
+    looked = (float(min(lx, a0)), float(min(ly, b0)), float(max(hx, a1)), float(max(hy, b1)))
+    for _ in range(2):  # ... then runs across the middle half of the rectangle the cross spans
+        if hx - lx < MIN_TILE or hy - ly < MIN_TILE:
+            return None, looked
+        sx, sy = (lx + hx) // 2, (ly + hy) // 2
+        rows = np.linspace(ly + 0.25 * (hy - ly), hy - 0.25 * (hy - ly), HOLE_RUNS).astype(int)
+        columns = np.linspace(lx + 0.25 * (hx - lx), hx - 0.25 * (hx - lx), HOLE_RUNS).astype(int)
+        across = np.array([_run_through(mask[y], sx) for y in rows])
+        down = np.array([_run_through(mask[:, x], sy) for x in columns])
+        ends = []
+        for end in (across[:, 0], across[:, 1], down[:, 0], down[:, 1]):
+            typical = int(np.median(end))
+            if np.mean(np.abs(end - typical) <= HOLE_RUN_AGREE) < HOLE_RUN_SHARE:
+                return None, looked
+            ends.append(typical)
+        lx, hx, ly, hy = ends
+    if hx - lx < MIN_TILE or hy - ly < MIN_TILE or mask[ly:hy, lx:hx].mean() < HOLE_FILL:
+        return None, looked
+    if not 0.5 <= (hx - lx) / (hy - ly) <= 2.0:
+        return None, (float(lx), float(ly), float(hx), float(hy))
+    return (float(lx), float(ly), float(hx), float(hy)), (float(lx), float(ly), float(hx), float(hy))
+
+
+
+def hole_rectangles(image: PILImage.Image, near: Sequence[Grid]) -> list[Box]:
+    """Rectangles of one flat colour in and around the grids ``near`` (``(x0, y0, x1, y1)``, end exclusive):
+    where a board's hole may be. Searched from the flattest small windows out; window chrome and frames
+    are flat too but not rectangles of a tile's size, and are passed over."""
+    import numpy as np
+
+    pixels = np.asarray(image.convert("RGB"))
+    h_px, w_px = pixels.shape[:2]
+    if not near:
+        return []
+    pad = 0.5 * max(max(g.columns.pitch, g.rows.pitch) for g in near)
+    x_lo = max(0, int(min(g.box[0] for g in near) - pad))
+    y_lo = max(0, int(min(g.box[1] for g in near) - pad))
+    x_hi = min(w_px, int(max(g.box[2] for g in near) + pad))
+    y_hi = min(h_px, int(max(g.box[3] for g in near) + pad))
+    part = pixels[y_lo:y_hi, x_lo:x_hi].astype(np.float64)
+    side = HOLE_WINDOW
+    if part.shape[0] < side or part.shape[1] < side:
+        return []
+
+    def integral(a: np.ndarray) -> np.ndarray:
+        out = np.zeros((a.shape[0] + 1, a.shape[1] + 1, 3))
+        out[1:, 1:] = a.cumsum(0).cumsum(1)
+        return out
+
+    ys, xs = np.meshgrid(np.arange(0, part.shape[0] - side + 1, side // 2),
+                         np.arange(0, part.shape[1] - side + 1, side // 2), indexing="ij")  # fmt: skip
+
+    def window_sums(c: np.ndarray) -> np.ndarray:
+        return c[ys + side, xs + side] - c[ys, xs + side] - c[ys + side, xs] + c[ys, xs]  # type: ignore[no-any-return]
+
+    count = side * side
+    variance = (window_sums(integral(part * part)) / count - (window_sums(integral(part)) / count) ** 2).mean(-1)
+    spread = np.sqrt(np.maximum(variance, 0.0)).ravel()
+    centre_x, centre_y = (xs + x_lo + side / 2).ravel(), (ys + y_lo + side / 2).ravel()
+    inside = np.zeros(len(spread), dtype=bool)
+    for grid in near:
+        x0, y0, x1, y1 = grid.box
+        inside |= (centre_x >= x0) & (centre_x < x1) & (centre_y >= y0) & (centre_y < y1)
+    looked: list[Box] = []
+    found: list[Box] = []
+    seeds = 0
+    # windows on the located grids first (the window's chrome is flatter than a compressed hole)
+    flat = np.flatnonzero(spread <= HOLE_FLAT)
+    for k in flat[np.lexsort((spread[flat], ~inside[flat]))]:
+        if seeds >= HOLE_SEEDS:
+            break
+        x, y = int(xs.flat[k]) + x_lo, int(ys.flat[k]) + y_lo
+        cx, cy = x + side / 2, y + side / 2
+        if any(a <= cx < c and b <= cy < d for a, b, c, d in looked):
+            continue
+        seeds += 1
+        rectangle, box = _flat_rectangle(pixels, (x, y, x + side, y + side))
+        looked.append(box)
+        if rectangle is not None:
+            looked.append(rectangle)
+            if rectangle not in found:
+                found.append(rectangle)
+    return found
+
+
+def _axis_holds(axis: Axis, lo: float, hi: float) -> bool:
+    tolerance = 2.0 + 0.05 * axis.pitch
+    gap = max(0.0, axis.gap)
+    return any(lo - tolerance <= a <= lo + gap + tolerance and hi - gap - tolerance <= b <= hi + tolerance
+               for a, b in map(axis.span, range(axis.count)))  # fmt: skip
+
+
+def holds_hole(grid: Grid, hole: Box) -> bool:
+    """Whether one cell of ``grid`` is ``hole``: the same rectangle, or inside it by at most the gap."""
+    x0, y0, x1, y1 = hole
+    return _axis_holds(grid.columns, x0, x1) and _axis_holds(grid.rows, y0, y1)
+
+
+def _cell_spreads(pixels: np.ndarray, grid: Grid) -> np.ndarray:
+    import numpy as np
+
+    spreads = []
+    for x0, y0, x1, y1 in grid.cell_boxes():
+        ix, iy = 0.15 * (x1 - x0), 0.15 * (y1 - y0)
+        spreads.append(_rms_spread(pixels[max(0, round(y0 + iy)) : max(0, round(y1 - iy)),
+                                          max(0, round(x0 + ix)) : max(0, round(x1 - ix))]))  # fmt: skip
+    return np.array(spreads)
+
+
+def _grids_score(seams: tuple[np.ndarray, np.ndarray], grids: Sequence[Grid]) -> np.ndarray:
+    import numpy as np
+
+    boxes = np.array([box for grid in grids for box in grid.cell_boxes()], dtype=np.float64)
+    starts = np.cumsum([0] + [g.width * g.height for g in grids[:-1]])
+    return np.add.reduceat(_box_scores(seams, boxes) - CELL_BAR, starts)  # type: ignore[no-any-return]
+
+
+def _grown_over_tiles(seams: tuple[np.ndarray, np.ndarray], pixels: np.ndarray, grid: Grid) -> Grid:
+    """``grid`` grown a row or column at a time, at the side whose new cells look most like tiles (sides
+    that are steps, colours that vary like the grid's tiles: not a flat frame or window), while any do."""
+    import numpy as np
+
+    h_px, w_px = pixels.shape[:2]
+    while True:
+        c, r = grid.columns, grid.rows
+        spreads = np.sort(_cell_spreads(pixels, grid))
+        texture = float(np.median(spreads[1:])) if len(spreads) > 1 else 2 * HOLE_FLAT / TEXTURE_SHARE
+        options: list[tuple[Grid, Grid]] = []
+        if c.count < MAX_TILES:
+            options += [(Grid(replace(c, start=c.start - c.pitch, count=c.count + 1), r),
+                         Grid(replace(c, start=c.start - c.pitch, count=1), r)),
+                        (Grid(replace(c, count=c.count + 1), r),
+                         Grid(replace(c, start=c.start + c.count * c.pitch, count=1), r))]  # fmt: skip
+        if r.count < MAX_TILES:
+            options += [(Grid(c, replace(r, start=r.start - r.pitch, count=r.count + 1)),
+                         Grid(c, replace(r, start=r.start - r.pitch, count=1))),
+                        (Grid(c, replace(r, count=r.count + 1)),
+                         Grid(c, replace(r, start=r.start + r.count * r.pitch, count=1)))]  # fmt: skip
+        best: tuple[float, Grid] | None = None
+        for bigger, added in options:
+            x0, y0, x1, y1 = added.box
+            if x0 < -1 or y0 < -1 or x1 > w_px + 1 or y1 > h_px + 1:
+                continue
+            sides = float(np.median(_box_scores(seams, np.array(added.cell_boxes(), dtype=np.float64))))
+            varied = float(np.median(_cell_spreads(pixels, added)))
+            if sides >= SIDES_BAR and varied >= TEXTURE_SHARE * texture and (best is None or sides > best[0]):
+                best = (sides, bigger)
+        if best is None:
+            return grid
+        grid = best[1]
+
+
+def grids_around_hole(image: PILImage.Image, hole: Box, located: Sequence[Grid] = ()) -> list[tuple[float, Grid]]:
+    """Grids with ``hole`` as one cell, best scoring first (as :func:`locate_grid` scores them): the hole is
+    one tile, or one tile and the gap around it, for every gap up to :data:`MAX_GAP_PX` (and those of the
+    ``located`` grids); each grows from the hole over the cells that look like tiles, and the best few
+    are refined (:func:`refine_grid`) and grown again. For boards whose lines the picture drowns (touching
+    tiles, a picture with lines of its own), where the hole still shows one tile's size."""
+    import numpy as np
+
+    pixels = np.asarray(image.convert("RGB"))
+    seams = _seam_maps(pixels)
+    x0, y0, x1, y1 = hole
+    gaps = sorted({float(g) for g in range(int(MAX_GAP_PX) + 1)}
+                  | {round(max(0.0, g.columns.gap), 1) for g in located})  # fmt: skip
+    first: list[tuple[float, Grid]] = []
+    for gap in gaps:
+        for around in (False, True):  # the hole as the tile, or as the tile with the gap around it
+            inset = gap if around else 0.0
+            tile_w, tile_h = x1 - x0 - 2 * inset, y1 - y0 - 2 * inset
+            if (around and gap == 0) or min(tile_w, tile_h) < MIN_TILE:
+                continue
+            seed = Grid(Axis(x0 + inset, tile_w + gap, tile_w, 1), Axis(y0 + inset, tile_h + gap, tile_h, 1))
+            grid = _grown_over_tiles(seams, pixels, seed)
+            if grid.width >= 2 and grid.height >= 2:
+                first.append((float(_grids_score(seams, [grid])[0]), grid))
+    first.sort(key=lambda sg: -sg[0])
+    out: dict[Grid, float] = {}
+    for _, grid in first[:HOLE_TRIES]:
+        for _ in range(2):
+            grid = _grown_over_tiles(seams, pixels, refine_grid(image, grid))
+        if grid.width >= 2 and grid.height >= 2 and holds_hole(grid, hole):
+            out[grid] = float(_grids_score(seams, [grid])[0])
+    return sorted(((s, g) for g, s in out.items()), key=lambda sg: -sg[0])

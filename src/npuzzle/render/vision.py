@@ -737,10 +737,6 @@ def _read_picture(
 ) -> ScreenshotReading:
     """Picture tiles with no reference: the hole is the flattest cell, the goal arrangement comes from the
     tiles' seams (:func:`npuzzle.render.jigsaw.assemble`)."""
-    import numpy as np
-
-    from ..solvability import is_solvable
-    from .jigsaw import assemble, tile_arrays
     from .locate import refine_grid
 
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
@@ -749,7 +745,40 @@ def _read_picture(
             if side is None or max(grid.width, grid.height) >= MAX_SIDE:
                 break
             grid = _grid_grown(grid, side)
-    grid = refine_grid(image, grid)  # tiles are compared at their very edges: cut them to the pixel
+    # tiles are compared at their very edges: cut them to the pixel
+    refused: PictureReassemblyError | None = None
+    try:
+        reading = _reassembled_on(image, refine_grid(image, grid), hole_home, strict, size_given)
+        if size_given or not reading.ambiguous:
+            return reading
+    except PictureReassemblyError as exc:
+        if size_given:
+            raise
+        refused = exc
+    # not one sure arrangement: perhaps the grid is not the board's; a grid that has the hole as a cell is
+    # tried once more (only then: a flat piece of picture can pass for the hole and mislead the fit)
+    fitted = _grid_on_hole(image, grid)
+    if fitted != grid:
+        try:
+            other = _reassembled_on(image, refine_grid(image, fitted), hole_home, strict, size_given)
+            if not other.ambiguous:
+                return other
+        except PictureReassemblyError:
+            pass
+    if refused is not None:  # the first grid's refusal is the one reported
+        raise refused
+    return reading
+
+
+def _reassembled_on(
+    image: PILImage.Image, grid: Grid, hole_home: int | str | None, strict: bool, size_given: bool
+) -> ScreenshotReading:
+    """:func:`_read_picture` on one grid, cut as it is."""
+    import numpy as np
+
+    from ..solvability import is_solvable
+    from .jigsaw import assemble, tile_arrays
+
     width, height = grid.width, grid.height
     n = width * height
     size = f"{width}x{height}"
@@ -827,6 +856,27 @@ def _read_picture(
     if causes:
         reading = replace(reading, ambiguous=groups or (tuple(range(n)),))
     return reading
+
+
+HOLE_RECTANGLES = 3  # flat rectangles (where the hole may be) a grid is fitted to
+
+
+def _grid_on_hole(image: PILImage.Image, grid: Grid) -> Grid:
+    """``grid``, or when none of the flat rectangles around it (the hole, one tile's size) is one of its
+    cells, the best grid that has one of them as a cell (:func:`npuzzle.render.locate.grids_around_hole`):
+    the lines of touching tiles drown in a busy picture, and a grid of half tiles or of a part of the
+    board scores well on them (dev seeds: 3x3 boards read as 5x4 and 2x2, a 4x4 as 4x7)."""
+    from .locate import grid_score, grids_around_hole, holds_hole, hole_rectangles
+
+    located = [grid, *locate_grids(image, None, None, keep=GRID_ALTERNATIVES)]
+    holes = hole_rectangles(image, located)[:HOLE_RECTANGLES]
+    fitted = [best for hole in holes for best in grids_around_hole(image, hole, located)[:1]]
+    if not fitted:
+        return grid
+    score, best = max(fitted, key=lambda sg: sg[0])
+    if any(holds_hole(grid, hole) for hole in holes):  # the grid has the hole: is it all of the board?
+        return best if score > grid_score(image, grid) else grid
+    return best if score > 0 else grid
 
 
 def _grid_goes_on(image: PILImage.Image, grid: Grid) -> str | None:
