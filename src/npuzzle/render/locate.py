@@ -711,6 +711,8 @@ HOLE_RUN_SHARE = 0.66  # share of the runs that must end together (a like-colour
 HOLE_FILL = 0.93  # share of the rectangle's pixels of the hole's colour
 HOLE_SEEDS = 40  # flat windows a search starts runs from, at most
 HOLE_TRIES = 4  # fitted hypotheses per hole refined and regrown
+GAP_ALIKE_PX = 1.5  # pixels, plus GAP_ALIKE_SHARE of the pitch: a fitted grid's gaps agree both ways
+GAP_ALIKE_SHARE = 0.02
 SIDES_BAR = 0.25  # a row or column of cells is added to a grid when their sides are this much steps ...
 TEXTURE_SHARE = 0.35  # ... and they vary in colour this share as much as the grid's tiles (not flat frame)
 
@@ -934,6 +936,9 @@ def grids_around_hole(image: PILImage.Image, hole: Box, located: Sequence[Grid] 
     for _, grid in first[:HOLE_TRIES]:
         for _ in range(2):
             grid = _grown_over_tiles(seams, pixels, refine_grid(image, grid))
-        if grid.width >= 2 and grid.height >= 2 and holds_hole(grid, hole):
+        # refined axis by axis, a grid can take the gaps into its cells one way only (the gaps of a board
+        # are alike both ways: dev seed 139, columns cut gap and tile together, read wrong)
+        alike = abs(grid.columns.gap - grid.rows.gap) <= GAP_ALIKE_PX + GAP_ALIKE_SHARE * grid.columns.pitch
+        if grid.width >= 2 and grid.height >= 2 and alike and holds_hole(grid, hole):
             out[grid] = float(_grids_score(seams, [grid])[0])
     return sorted(((s, g) for g, s in out.items()), key=lambda sg: -sg[0])
