@@ -75,36 +75,6 @@ def test_seam_costs_prefer_true_neighbours(photo_4x4: Shot) -> None:
         assert lr[a, b] < np.median(lr[a][lr[a] < jigsaw.FORBIDDEN])
 
 
-def _gradient_cost_plain(a: np.ndarray, b: np.ndarray) -> float:
-    """Gallagher's compatibility of one pair, written out: ``a`` the right side of the left tile
-    ``(rows, 2, 3)`` (outermost last), ``b`` the left side of the right tile (outermost first). The change
-    across the seam, row by row, is weighed against the rightward changes just inside each tile."""
-    across = (b[:, 0] - a[:, 1]).astype(np.float64)
-    total = 0.0
-    for inside in (a[:, 1] - a[:, 0], b[:, 1] - b[:, 0]):
-        inside = inside.astype(np.float64)
-        mean = inside.mean(axis=0)
-        cov = (inside - mean).T @ (inside - mean) / len(inside) + jigsaw.GRADIENT_PRIOR * np.eye(3)
-        inverse = np.linalg.inv(cov)
-        total += float(np.mean([np.sqrt(d @ inverse @ d) for d in across - mean]))
-    return total
-
-
-def test_gradient_costs_match_the_plain_formula_and_prefer_true_neighbours(photo_4x4: Shot) -> None:
-    tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
-    right, left = tiles[:, :, -2:, :], tiles[:, :, :2, :]
-    costs = jigsaw._gradient_costs(right, left)
-    rng = np.random.default_rng(3)
-    for i, j in rng.integers(0, len(tiles), (12, 2)):
-        assert costs[i, j] == pytest.approx(_gradient_cost_plain(right[i], left[j]), rel=1e-9)
-    home_of = _truth(photo_4x4)
-    cell_of = {home: cell for cell, home in enumerate(home_of) if home >= 0}
-    pairs = [(cell_of[h], cell_of[h + 1]) for h in cell_of if h % 4 < 3 and h + 1 in cell_of]
-    off = ~np.eye(len(tiles), dtype=bool)
-    # on its own (no prediction, outermost pixels only) it still picks most true neighbours first
-    assert sum(int(np.argmin(np.where(off[a], costs[a], np.inf)) == b) for a, b in pairs) >= 0.6 * len(pairs)
-
-
 def test_assemble_exact_cuts(photo_4x4: Shot) -> None:
     tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
     hole = photo_4x4.board.blank_cell

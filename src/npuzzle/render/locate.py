@@ -333,6 +333,15 @@ def grid_score(image: PILImage.Image, grid: Grid) -> float:
     return float(_grids_score(_seam_maps(np.asarray(image.convert("RGB"))), [grid])[0])
 
 
+def _grids_score(seams: tuple[np.ndarray, np.ndarray], grids: Sequence[Grid]) -> np.ndarray:
+    """Each grid's score (see :func:`grid_score`), every cell of every grid in one vectorised pass."""
+    import numpy as np
+
+    boxes = np.array([box for grid in grids for box in grid.cell_boxes()], dtype=np.float64)
+    starts = np.cumsum([0] + [g.width * g.height for g in grids[:-1]])
+    return np.add.reduceat(_box_scores(seams, boxes) - CELL_BAR, starts)  # type: ignore[no-any-return]
+
+
 def _box_scores(seams: tuple[np.ndarray, np.ndarray], boxes: np.ndarray) -> np.ndarray:
     """:func:`grid_cell_scores` for an ``(n, 4)`` array of cell boxes (of any number of grids) at once."""
     import numpy as np
@@ -404,11 +413,8 @@ def _score_grids(pixels: np.ndarray, width: int | None, height: int | None) -> l
                 if 0.5 <= c.tile / r.tile <= 2.0:
                     grids.append(Grid(c, r))
     scored: list[tuple[float, Grid]] = []
-    if grids:  # every cell of every candidate at once: one vectorised pass
-        boxes = np.array([box for grid in grids for box in grid.cell_boxes()], dtype=np.float64)
-        cell_scores = _box_scores(seams, boxes) - CELL_BAR
-        starts = np.cumsum([0] + [g.width * g.height for g in grids[:-1]])
-        totals = np.add.reduceat(cell_scores, starts)
+    if grids:
+        totals = _grids_score(seams, grids)
         scored = [(float(total), grid) for total, grid in zip(totals, grids, strict=True)]
     return scored
 
@@ -487,10 +493,7 @@ def candidate_grids(
                 grids.append(g)
     if not grids:
         return []
-    seams = _seam_maps(np.asarray(image.convert("RGB")))
-    boxes = np.array([box for grid in grids for box in grid.cell_boxes()], dtype=np.float64)
-    starts = np.cumsum([0] + [g.width * g.height for g in grids[:-1]])
-    totals = np.add.reduceat(_box_scores(seams, boxes) - CELL_BAR, starts)
+    totals = _grids_score(_seam_maps(np.asarray(image.convert("RGB"))), grids)
     order = np.argsort(-totals, kind="stable")  # as _scored_grids weighs them: more tile-like cells win
     return [grids[i] for i in order[:keep]]
 
@@ -773,9 +776,8 @@ def _flat_rectangle(pixels: np.ndarray, seed: tuple[int, int, int, int]) -> tupl
         lx, hx, ly, hy = ends
     if hx - lx < MIN_TILE or hy - ly < MIN_TILE or mask[ly:hy, lx:hx].mean() < HOLE_FILL:
         return None, looked
-    if not 0.5 <= (hx - lx) / (hy - ly) <= 2.0:
-        return None, (float(lx), float(ly), float(hx), float(hy))
-    return (float(lx), float(ly), float(hx), float(hy)), (float(lx), float(ly), float(hx), float(hy))
+    rectangle = (float(lx), float(ly), float(hx), float(hy))
+    return (rectangle if 0.5 <= (hx - lx) / (hy - ly) <= 2.0 else None), rectangle
 
 
 
@@ -833,10 +835,8 @@ def hole_rectangles(image: PILImage.Image, near: Sequence[Grid]) -> list[Box]:
         seeds += 1
         rectangle, box = _flat_rectangle(pixels, (x, y, x + side, y + side))
         looked.append(box)
-        if rectangle is not None:
-            looked.append(rectangle)
-            if rectangle not in found:
-                found.append(rectangle)
+        if rectangle is not None and rectangle not in found:
+            found.append(rectangle)
     return found
 
 
@@ -862,14 +862,6 @@ def _cell_spreads(pixels: np.ndarray, grid: Grid) -> np.ndarray:
         spreads.append(_rms_spread(pixels[max(0, round(y0 + iy)) : max(0, round(y1 - iy)),
                                           max(0, round(x0 + ix)) : max(0, round(x1 - ix))]))  # fmt: skip
     return np.array(spreads)
-
-
-def _grids_score(seams: tuple[np.ndarray, np.ndarray], grids: Sequence[Grid]) -> np.ndarray:
-    import numpy as np
-
-    boxes = np.array([box for grid in grids for box in grid.cell_boxes()], dtype=np.float64)
-    starts = np.cumsum([0] + [g.width * g.height for g in grids[:-1]])
-    return np.add.reduceat(_box_scores(seams, boxes) - CELL_BAR, starts)  # type: ignore[no-any-return]
 
 
 def _grown_over_tiles(seams: tuple[np.ndarray, np.ndarray], pixels: np.ndarray, grid: Grid) -> Grid:

@@ -901,7 +901,10 @@ def _grid_on_hole(image: PILImage.Image, grid: Grid) -> Grid:
     board scores well on them (dev seeds: 3x3 boards read as 5x4 and 2x2, a 4x4 as 4x7)."""
     from .locate import grid_score, grids_around_hole, holds_hole, hole_rectangles
 
-    located = [grid, *locate_grids(image, None, None, keep=GRID_ALTERNATIVES)]
+    try:
+        located = [grid, *locate_grids(image, None, None, keep=GRID_ALTERNATIVES)]
+    except GridNotFoundError:  # the grid came from elsewhere (a crop cut evenly)
+        located = [grid]
     holes = hole_rectangles(image, located)[:HOLE_RECTANGLES]
     fitted = [best for hole in holes for best in grids_around_hole(image, hole, located)[:1]]
     if not fitted:
