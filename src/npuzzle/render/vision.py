@@ -747,22 +747,17 @@ def _read_picture(
             grid = _grid_grown(grid, side)
     # tiles are compared at their very edges: cut them to the pixel
     refused: PictureReassemblyError | None = None
-    misaligned = False
     try:
-        refined = refine_grid(image, grid)
-        reading = _reassembled_on(image, refined, hole_home, strict, size_given)
-        if size_given:
-            return reading
-        misaligned = _hole_cut_apart(image, refined, reading.blank_cell)
-        if not reading.ambiguous and not misaligned:
+        reading = _reassembled_on(image, refine_grid(image, grid), hole_home, strict, size_given)
+        if size_given or not reading.ambiguous:
             return reading
     except PictureReassemblyError as exc:
         if size_given:
             raise
         refused = exc
-    # not one sure arrangement, or the cell read as the hole is not the flat rectangle there: perhaps the
-    # grid is not the board's; a grid that has the hole as a cell is tried (only then: a flat piece of
-    # picture can pass for the hole and mislead the fit)
+    # not one sure arrangement: perhaps the grid is not the board's; a grid that has the hole as a cell is
+    # tried once more (only then: a flat piece of picture can pass for the hole and mislead the fit; and a
+    # sure reading is not second-guessed by the hole's sides, which JPEG blurs by up to its 8 px blocks)
     fitted = _grid_on_hole(image, grid)
     if fitted != grid:
         try:
@@ -773,34 +768,7 @@ def _read_picture(
             pass
     if refused is not None:  # the first grid's refusal is the one reported
         raise refused
-    if misaligned and not reading.ambiguous:
-        message = (
-            f"could not put the {reading.board.width}x{reading.board.height} picture back together with "
-            "confidence (the grid's cells do not line up with the hole's sides: the grid may be off); give "
-            "--size and --crop, or the original picture with --reference"
-        )
-        if strict:
-            raise PictureReassemblyError(message, reading)
-        reading = replace(reading, ambiguous=(tuple(range(reading.board.width * reading.board.height)),))
     return reading
-
-
-HOLE_OVERLAP = 0.5  # share (intersection over union) of a cell that a flat rectangle covers to be its hole
-
-
-def _hole_cut_apart(image: PILImage.Image, grid: Grid, cell: int) -> bool:
-    """Whether a flat rectangle (:func:`npuzzle.render.locate.hole_rectangles`) covers most of ``cell`` (the
-    cell read as the hole) without being one of the grid's cells: the grid is a few pixels off the board
-    (dev seed 85: rows 8 px off read a 4x4 wrong, confidently, with the gradient seam measure)."""
-    from .locate import holds_hole, hole_rectangles
-
-    x0, y0, x1, y1 = grid.cell_boxes()[cell]
-    for hx0, hy0, hx1, hy1 in hole_rectangles(image, [grid]):
-        inter = max(0.0, min(x1, hx1) - max(x0, hx0)) * max(0.0, min(y1, hy1) - max(y0, hy0))
-        union = (x1 - x0) * (y1 - y0) + (hx1 - hx0) * (hy1 - hy0) - inter
-        if inter > HOLE_OVERLAP * union and not holds_hole(grid, (hx0, hy0, hx1, hy1)):
-            return True
-    return False
 
 
 def _reassembled_on(
