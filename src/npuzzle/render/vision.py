@@ -736,7 +736,8 @@ def _read_picture(
     image: PILImage.Image, grid: Grid, hole_home: int | str | None, strict: bool, size_given: bool = False
 ) -> ScreenshotReading:
     """Picture tiles with no reference: the hole is the flattest cell, the goal arrangement comes from the
-    tiles' seams (:func:`npuzzle.render.jigsaw.assemble`)."""
+    tiles' seams (:func:`npuzzle.render.jigsaw.assemble`). Without the size, a grid that gives no sure
+    reading is tried once more as :func:`_grid_on_hole` fits it to the hole."""
     from .locate import refine_grid
 
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
@@ -745,9 +746,8 @@ def _read_picture(
             if side is None or max(grid.width, grid.height) >= MAX_SIDE:
                 break
             grid = _grid_grown(grid, side)
-    # tiles are compared at their very edges: cut them to the pixel
     refused: PictureReassemblyError | None = None
-    try:
+    try:  # tiles are compared at their very edges: the grid is refined to the pixel first
         reading = _reassembled_on(image, refine_grid(image, grid), hole_home, strict, size_given)
         if size_given or not reading.ambiguous:
             return reading
@@ -863,10 +863,11 @@ HOLE_RECTANGLES = 3  # flat rectangles (where the hole may be) a grid is fitted 
 
 
 def _grid_on_hole(image: PILImage.Image, grid: Grid) -> Grid:
-    """``grid``, or when none of the flat rectangles around it (the hole, one tile's size) is one of its
-    cells, the best grid that has one of them as a cell (:func:`npuzzle.render.locate.grids_around_hole`):
-    the lines of touching tiles drown in a busy picture, and a grid of half tiles or of a part of the
-    board scores well on them (dev seeds: 3x3 boards read as 5x4 and 2x2, a 4x4 as 4x7)."""
+    """The best grid that has one of the flat rectangles around ``grid`` (where the hole may be, one tile's
+    size) as a cell (:func:`npuzzle.render.locate.grids_around_hole`), when ``grid`` has none of them as a
+    cell, or has one but scores lower (a part of the board); else ``grid``. The lines of touching tiles
+    drown in a busy picture, and a grid of half tiles or of a part of the board scores well on them (dev
+    seeds: 3x3 boards read as 5x4 and 2x2, a 4x4 as 4x7)."""
     from .locate import grid_score, grids_around_hole, holds_hole, hole_rectangles
 
     try:
