@@ -356,20 +356,32 @@ def _rotation_deltas(
     return out
 
 
-def _improve(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> list[int]:
-    """Swap pairs of tiles while the best swap lowers the total seam cost."""
+def _descend(
+    arrangement: list[int],
+    neighbours: Callable[[list[int]], np.ndarray],
+    lr: np.ndarray,
+    tb: np.ndarray,
+    width: int,
+    height: int,
+) -> list[int]:
+    """Move to the cheapest of ``neighbours(current)`` (``(k, cells)``) while it lowers the total seam cost."""
     import numpy as np
 
     current = list(arrangement)
     cost = _total(current, lr, tb, width, height)
     for _ in range(4 * len(current)):
-        _, swapped = _swapped(current)
-        totals = _totals(swapped, lr, tb, width, height)
+        trials = neighbours(current)
+        totals = _totals(trials, lr, tb, width, height)
         k = int(np.argmin(totals))
         if totals[k] >= cost - 1e-9:
             break
-        current, cost = swapped[k].tolist(), float(totals[k])
+        current, cost = trials[k].tolist(), float(totals[k])
     return current
+
+
+def _improve(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> list[int]:
+    """Swap pairs of tiles while the best swap lowers the total seam cost."""
+    return _descend(arrangement, lambda current: _swapped(current)[1], lr, tb, width, height)
 
 
 def _even_neighbours(
@@ -401,18 +413,9 @@ def _improve_even(
     allowed: Callable[[list[int]], bool],
 ) -> list[int]:
     """:func:`_improve` within the arrangement's parity class (:func:`_even_neighbours`)."""
-    import numpy as np
-
-    current = list(arrangement)
-    cost = _total(current, lr, tb, width, height)
-    for _ in range(4 * len(current)):
-        neighbours = _even_neighbours(current, lr, tb, width, height, allowed)
-        totals = _totals(neighbours, lr, tb, width, height)
-        k = int(np.argmin(totals))
-        if totals[k] >= cost - 1e-9:
-            break
-        current, cost = neighbours[k].tolist(), float(totals[k])
-    return current
+    return _descend(
+        arrangement, lambda current: _even_neighbours(current, lr, tb, width, height, allowed), lr, tb, width, height
+    )
 
 
 def _fill(
