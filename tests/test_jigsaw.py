@@ -11,14 +11,13 @@ from PIL import Image, ImageFilter
 
 from npuzzle.errors import PuzzleError
 from npuzzle.render import jigsaw
-from npuzzle.render.locate import Axis, Grid, locate_grid, refine_grid
+from npuzzle.render.locate import Axis, Grid, grid_grown, locate_grid, refine_grid
 from npuzzle.render.vision import (
     MAX_KEPT,
     PictureReassemblyError,
     ScreenshotReading,
     UnsolvableReadingError,
     _grid_goes_on,
-    _grid_grown,
     _kept_share,
     _read_picture,
     parse_hole_home,
@@ -452,7 +451,7 @@ def test_a_grid_that_is_part_of_the_board_is_noticed() -> None:
     assert _grid_goes_on(shot.image, part) == "right"
     part = Grid(c, Axis(r.start + r.pitch, r.pitch, r.tile, 3))  # the top row left out
     assert _grid_goes_on(shot.image, part) == "top"
-    assert _grid_grown(part, "top").box == grid.box  # ... and grown back into the board
+    assert grid_grown(part, "top").box == grid.box  # ... and grown back into the board
 
 
 def test_a_reading_from_a_part_of_the_board_grows_into_the_whole() -> None:

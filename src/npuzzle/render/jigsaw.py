@@ -641,7 +641,7 @@ def assemble(
         neighbours = _even_neighbours(best, lr, tb, width, height, allowed)
     else:
         _, swapped = _swapped(best)
-        turned = [trial for _, trial in _rotation_deltas(best, lr, tb, width, height).values()]
+        turned = [trial for _, trial in rotations.values()]  # the loop's last round: of this very ``best``
         neighbours = np.concatenate([swapped, np.array(turned, dtype=swapped.dtype).reshape(-1, n_cells)])
     runner_up = next((a for _, a in candidates if a != best), None)
     if runner_up is not None:
@@ -683,21 +683,20 @@ def _assembly(
         buddies += int(np.argmin(matrix[a]) == b and np.argmin(matrix[:, b]) == a)
     buddy_share = buddies / max(1, len(seams))
 
-    homes = [-1] * n_cells
+    homes = _homes(best, pieces, n_cells)
     confidence = [1.0] * n_cells
     uncertain = []
     for home, piece in enumerate(best):
         if piece < 0:
             continue
         cell = pieces[piece]
-        homes[cell] = home
         rise = max(0.0, float(per_home[home]) / scale)
         confidence[cell] = rise / (rise + CONFIDENCE_SCALE)
         if rise < CONFIDENCE_SCALE:
             uncertain.append(cell)
     confidence[hole] = min(confidence)
     return Assembly(
-        tuple(homes),
+        homes,
         hole,
         missing,
         float(best_cost),

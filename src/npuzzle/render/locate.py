@@ -853,6 +853,25 @@ def holds_hole(grid: Grid, hole: Box) -> bool:
     return _axis_holds(grid.columns, x0, x1) and _axis_holds(grid.rows, y0, y1)
 
 
+SIDES = ("left", "right", "top", "bottom")  # the sides of a grid, as grid_beyond and grid_grown name them
+
+
+def grid_beyond(grid: Grid, side: str) -> Grid:
+    """The one column or row of cells just past ``grid`` at ``side`` (one of :data:`SIDES`)."""
+    c, r = grid.columns, grid.rows
+    if side in ("left", "right"):
+        return Grid(replace(c, start=c.start - c.pitch if side == "left" else c.start + c.count * c.pitch, count=1), r)
+    return Grid(c, replace(r, start=r.start - r.pitch if side == "top" else r.start + r.count * r.pitch, count=1))
+
+
+def grid_grown(grid: Grid, side: str) -> Grid:
+    """``grid`` with one more column or row of cells at ``side`` (one of :data:`SIDES`)."""
+    c, r = grid.columns, grid.rows
+    if side in ("left", "right"):
+        return Grid(replace(c, start=c.start - c.pitch if side == "left" else c.start, count=c.count + 1), r)
+    return Grid(c, replace(r, start=r.start - r.pitch if side == "top" else r.start, count=r.count + 1))
+
+
 def _cell_spreads(pixels: np.ndarray, grid: Grid) -> np.ndarray:
     import numpy as np
 
@@ -871,29 +890,21 @@ def _grown_over_tiles(seams: tuple[np.ndarray, np.ndarray], pixels: np.ndarray, 
 
     h_px, w_px = pixels.shape[:2]
     while True:
-        c, r = grid.columns, grid.rows
         spreads = np.sort(_cell_spreads(pixels, grid))
         texture = float(np.median(spreads[1:])) if len(spreads) > 1 else 2 * HOLE_FLAT / TEXTURE_SHARE
-        options: list[tuple[Grid, Grid]] = []
-        if c.count < MAX_TILES:
-            options += [(Grid(replace(c, start=c.start - c.pitch, count=c.count + 1), r),
-                         Grid(replace(c, start=c.start - c.pitch, count=1), r)),
-                        (Grid(replace(c, count=c.count + 1), r),
-                         Grid(replace(c, start=c.start + c.count * c.pitch, count=1), r))]  # fmt: skip
-        if r.count < MAX_TILES:
-            options += [(Grid(c, replace(r, start=r.start - r.pitch, count=r.count + 1)),
-                         Grid(c, replace(r, start=r.start - r.pitch, count=1))),
-                        (Grid(c, replace(r, count=r.count + 1)),
-                         Grid(c, replace(r, start=r.start + r.count * r.pitch, count=1)))]  # fmt: skip
+        counts = {"left": grid.width, "right": grid.width, "top": grid.height, "bottom": grid.height}
         best: tuple[float, Grid] | None = None
-        for bigger, added in options:
+        for side in SIDES:
+            if counts[side] >= MAX_TILES:
+                continue
+            added = grid_beyond(grid, side)
             x0, y0, x1, y1 = added.box
             if x0 < -1 or y0 < -1 or x1 > w_px + 1 or y1 > h_px + 1:
                 continue
             sides = float(np.median(_box_scores(seams, np.array(added.cell_boxes(), dtype=np.float64))))
             varied = float(np.median(_cell_spreads(pixels, added)))
             if sides >= SIDES_BAR and varied >= TEXTURE_SHARE * texture and (best is None or sides > best[0]):
-                best = (sides, bigger)
+                best = (sides, grid_grown(grid, side))
         if best is None:
             return grid
         grid = best[1]

@@ -738,14 +738,14 @@ def _read_picture(
     """Picture tiles with no reference: the hole is the flattest cell, the goal arrangement comes from the
     tiles' seams (:func:`npuzzle.render.jigsaw.assemble`). Without the size, a grid that gives no sure
     reading is tried once more as :func:`_grid_on_hole` fits it to the hole."""
-    from .locate import refine_grid
+    from .locate import grid_grown, refine_grid
 
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
         for _ in range(2 * MAX_SIDE):
             side = _grid_goes_on(image, grid)
             if side is None or max(grid.width, grid.height) >= MAX_SIDE:
                 break
-            grid = _grid_grown(grid, side)
+            grid = grid_grown(grid, side)
     refused: PictureReassemblyError | None = None
     try:  # tiles are compared at their very edges: the grid is refined to the pixel first
         reading = _reassembled_on(image, refine_grid(image, grid), hole_home, strict, size_given)
@@ -891,34 +891,18 @@ def _grid_goes_on(image: PILImage.Image, grid: Grid) -> str | None:
     read as 5x6 with a margin of 0.32 and exit 0)."""
     import numpy as np
 
-    from .locate import _seam_maps, grid_cell_scores
+    from .locate import SIDES, _seam_maps, grid_beyond, grid_cell_scores
 
     seams = _seam_maps(np.asarray(image.convert("RGB")))
     own = float(np.median(grid_cell_scores(seams, grid)))
-    c, r = grid.columns, grid.rows
-    beyond = {
-        "left": Grid(Axis(c.start - c.pitch, c.pitch, c.tile, 1), r),
-        "right": Grid(Axis(c.start + c.count * c.pitch, c.pitch, c.tile, 1), r),
-        "top": Grid(c, Axis(r.start - r.pitch, r.pitch, r.tile, 1)),
-        "bottom": Grid(c, Axis(r.start + r.count * r.pitch, r.pitch, r.tile, 1)),
-    }
-    for side, extra in beyond.items():
+    for side in SIDES:
+        extra = grid_beyond(grid, side)
         x0, y0, x1, y1 = extra.box
         if x0 < 0 or y0 < 0 or x1 > image.width or y1 > image.height:
             continue
         if float(np.median(grid_cell_scores(seams, extra))) > max(GRID_GOES_ON, GRID_GOES_ON_SHARE * own):
             return side
     return None
-
-
-def _grid_grown(grid: Grid, side: str) -> Grid:
-    """``grid`` with one more column or row of cells at ``side`` (as :func:`_grid_goes_on` names it)."""
-    c, r = grid.columns, grid.rows
-    if side in ("left", "right"):
-        start = c.start - c.pitch if side == "left" else c.start
-        return Grid(replace(c, start=start, count=c.count + 1), r)
-    start = r.start - r.pitch if side == "top" else r.start
-    return Grid(c, replace(r, start=start, count=r.count + 1))
 
 
 def _kept_share(homes: tuple[int, ...], width: int, height: int) -> float:
