@@ -465,6 +465,17 @@ def test_a_reading_from_a_part_of_the_board_grows_into_the_whole() -> None:
     assert reading.board == shot.board
 
 
+def test_a_refined_grid_grows_over_the_tiles_its_rough_lines_hid() -> None:
+    """Dev seed 28: a 3x3 of nearly touching tiles located as 2x3; only the refined grid's sides show the
+    third column as tiles. It is grown there and read, not refused as "the tiles seem to go on"."""
+    shot = game_screenshot(random_style(28, kind="picture"))
+    grid = locate_grid(shot.image)
+    assert (grid.width, grid.height) == (2, 3)
+    assert _grid_goes_on(shot.image, grid) is None and _grid_goes_on(shot.image, refine_grid(shot.image, grid))
+    reading = _read_picture(shot.image, grid, None, strict=True)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_refine_grid_snaps_to_the_tiles() -> None:
     shot = game_screenshot(WINDOWS["photo-4x4-touching"])
     grid = locate_grid(shot.image)
@@ -476,6 +487,21 @@ def test_refine_grid_snaps_to_the_tiles() -> None:
     fixed = refine_grid(shot.image, off)
     x0, y0, x1, y1 = fixed.box
     assert max(abs(x0 - x), abs(y0 - y), abs(x1 - x - w), abs(y1 - y - h)) <= 1.5
+
+
+@pytest.mark.parametrize("gap", [4, 6])
+def test_refine_grid_gives_back_a_gap_taken_into_the_tiles(gap: int) -> None:
+    """Columns found with the gap inside each tile (tile = pitch, several px more than the 3 px nudges
+    reach) are refined to the tiles between the gaps."""
+    style = Style(width=4, height=4, kind="picture", picture="grace_hopper", tile=70, gap=gap, frame=8,
+                  hole="colour", scale=1.5, jpeg=60, seed=3)  # fmt: skip
+    shot = game_screenshot(style)
+    truth = _true_grid(shot)
+    c, r = truth.columns, truth.rows
+    swallowed = Grid(Axis(c.start, c.pitch, c.pitch, c.count), r)
+    fixed = refine_grid(shot.image, swallowed)
+    assert abs(fixed.columns.tile - c.tile) <= 1.0 and abs(fixed.columns.start - c.start) <= 1.0
+    assert abs(fixed.rows.tile - r.tile) <= 1.0
 
 
 def _true_grid(shot: Shot) -> Grid:

@@ -501,6 +501,7 @@ def candidate_grids(
 REFINE_SHIFT = 8.0  # pixels: how far refine_grid moves a tile side
 REFINE_STEP = 0.5  # pixels: the resolution of that search
 REFINE_ROUNDS = 3  # times refine_grid nudges a grid from where the last round left it
+REFINE_GAP = 3.0  # pixels: a gap this wide one way is also tried the other way (within 1 px)
 
 
 def _step_profile(pixels: np.ndarray, lo: float, hi: float) -> np.ndarray:
@@ -513,7 +514,7 @@ def _step_profile(pixels: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return np.concatenate([[0.0], step, [0.0]])  # type: ignore[no-any-return]
 
 
-def _refine_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float) -> Axis:
+def _refine_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float, other_gap: float = 0.0) -> Axis:
     """``axis`` with start, pitch and tile size moved (by up to :data:`REFINE_SHIFT` px) to where the
     tiles' sides lie on the strongest steps of ``profile`` (see :func:`_step_profile`).
 
@@ -532,9 +533,12 @@ def _refine_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float) -> Axis:
     best = (-np.inf, axis)
     j = np.arange(n)[:, None]
     tiles = sorted({*(axis.tile + np.arange(-3.0, 3.0 + 1e-9, REFINE_STEP)), axis.pitch})
+    # the other axis's gap: games space tiles alike both ways, and a gap taken into this axis's tiles can be
+    # more than the nudges above undo (dev seed 157: columns 6 px too wide, rows right)
+    alike = other_gap + np.arange(-1.0, 1.0 + 1e-9, REFINE_STEP) if other_gap >= REFINE_GAP else np.empty(0)
     for dp in pitch_shifts:
         p = axis.pitch + dp
-        for t in [*tiles, p]:
+        for t in [*tiles, *(p - alike), p]:
             if t < MIN_TILE or t > p + 1e-9 or p - t > MAX_GAP_PX or 0 < p - t < 1.0:
                 continue
             starts = axis.start + shifts[None, :] + j * p  # (n, shifts)
@@ -563,9 +567,13 @@ def refine_grid(image: PILImage.Image, grid: Grid) -> Grid:
         x0, y0, x1, y1 = grid.box
         inset_y = 0.1 * grid.rows.tile
         inset_x = 0.1 * grid.columns.tile
-        columns = _refine_axis(grid.columns, _step_profile(pixels, y0 + inset_y, y1 - inset_y), x0, x1)
+        column_gap, row_gap = grid.columns.pitch - grid.columns.tile, grid.rows.pitch - grid.rows.tile
+        columns = _refine_axis(
+            grid.columns, _step_profile(pixels, y0 + inset_y, y1 - inset_y), x0, x1, other_gap=row_gap
+        )
         rows = _refine_axis(
-            grid.rows, _step_profile(pixels.transpose(1, 0, 2), x0 + inset_x, x1 - inset_x), y0, y1
+            grid.rows, _step_profile(pixels.transpose(1, 0, 2), x0 + inset_x, x1 - inset_x), y0, y1,
+            other_gap=column_gap,
         )
         if Grid(columns, rows) == grid:
             break

@@ -746,9 +746,16 @@ def _read_picture(
             if side is None or max(grid.width, grid.height) >= MAX_SIDE:
                 break
             grid = grid_grown(grid, side)
+    refined = refine_grid(image, grid)  # tiles are compared at their very edges: refined to the pixel first
+    if not size_given:  # refined, a grid can show tiles beyond it that its rough lines hid (dev seed 28)
+        for _ in range(2 * MAX_SIDE):
+            side = _grid_goes_on(image, refined)
+            if side is None or max(refined.width, refined.height) >= MAX_SIDE:
+                break
+            refined = refine_grid(image, grid_grown(refined, side))
     refused: PictureReassemblyError | None = None
-    try:  # tiles are compared at their very edges: the grid is refined to the pixel first
-        reading = _reassembled_on(image, refine_grid(image, grid), hole_home, strict, size_given)
+    try:
+        reading = _reassembled_on(image, refined, hole_home, strict, size_given)
         if size_given or not reading.ambiguous:
             return reading
     except PictureReassemblyError as exc:
