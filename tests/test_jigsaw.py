@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 
@@ -72,6 +73,36 @@ def test_seam_costs_prefer_true_neighbours(photo_4x4: Shot) -> None:
     assert best >= 0.75 * len(right_pairs)
     for a, b in right_pairs:
         assert lr[a, b] < np.median(lr[a][lr[a] < jigsaw.FORBIDDEN])
+
+
+def _gradient_cost_plain(a: np.ndarray, b: np.ndarray) -> float:
+    """Gallagher's compatibility of one pair, written out: ``a`` the right side of the left tile
+    ``(rows, 2, 3)`` (outermost last), ``b`` the left side of the right tile (outermost first). The change
+    across the seam, row by row, is weighed against the rightward changes just inside each tile."""
+    across = (b[:, 0] - a[:, 1]).astype(np.float64)
+    total = 0.0
+    for inside in (a[:, 1] - a[:, 0], b[:, 1] - b[:, 0]):
+        inside = inside.astype(np.float64)
+        mean = inside.mean(axis=0)
+        cov = (inside - mean).T @ (inside - mean) / len(inside) + jigsaw.GRADIENT_PRIOR * np.eye(3)
+        inverse = np.linalg.inv(cov)
+        total += float(np.mean([np.sqrt(d @ inverse @ d) for d in across - mean]))
+    return total
+
+
+def test_gradient_costs_match_the_plain_formula_and_prefer_true_neighbours(photo_4x4: Shot) -> None:
+    tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
+    right, left = tiles[:, :, -2:, :], tiles[:, :, :2, :]
+    costs = jigsaw._gradient_costs(right, left)
+    rng = np.random.default_rng(3)
+    for i, j in rng.integers(0, len(tiles), (12, 2)):
+        assert costs[i, j] == pytest.approx(_gradient_cost_plain(right[i], left[j]), rel=1e-9)
+    home_of = _truth(photo_4x4)
+    cell_of = {home: cell for cell, home in enumerate(home_of) if home >= 0}
+    pairs = [(cell_of[h], cell_of[h + 1]) for h in cell_of if h % 4 < 3 and h + 1 in cell_of]
+    off = ~np.eye(len(tiles), dtype=bool)
+    # on its own (no prediction, outermost pixels only) it still picks most true neighbours first
+    assert sum(int(np.argmin(np.where(off[a], costs[a], np.inf)) == b) for a, b in pairs) >= 0.6 * len(pairs)
 
 
 def test_assemble_exact_cuts(photo_4x4: Shot) -> None:
@@ -413,6 +444,43 @@ def test_an_unsolvable_arrangement_is_never_returned(monkeypatch: pytest.MonkeyP
     shot = game_screenshot(WINDOWS["photo-3x3-gaps"])
     with pytest.raises(UnsolvableReadingError):
         read_screenshot(shot.image)
+
+
+@pytest.mark.parametrize(
+    ("plain", "graded", "agree", "buddies", "read"),
+    [(0.30, 0.0, False, 0.2, True), (0.15, 0.30, True, 0.7, True), (0.15, 0.30, False, 0.7, False),
+     (0.15, 0.20, True, 0.7, False), (0.05, 0.90, True, 0.7, False), (0.15, 0.30, True, 0.3, False)],
+)  # fmt: skip
+def test_a_second_seam_measure_vouches_only_for_the_same_arrangement(
+    monkeypatch: pytest.MonkeyPatch, plain: float, graded: float, agree: bool, buddies: float, read: bool
+) -> None:
+    """The prediction measure's margin alone reads at MIN_MARGIN; below it, down to WITNESS_MARGIN, only if
+    the gradient measure puts the same arrangement first by MIN_MARGIN and WITNESS_BUDDIES of the seams join
+    mutual best matches."""
+    from npuzzle.render import vision
+
+    assert vision.WITNESS_MARGIN < 0.15 < 0.20 < vision.MIN_MARGIN < 0.30
+    assert 0.3 < vision.WITNESS_BUDDIES < 0.7
+    real = jigsaw.assemble
+
+    def weighed(*args: object, gradient: bool = False, **kwargs: object) -> jigsaw.Assembly:
+        got = real(*args, gradient=gradient, **kwargs)  # type: ignore[arg-type]
+        homes = got.homes
+        if gradient and not agree:  # another arrangement: two pieces exchanged
+            cells = [c for c, h in enumerate(homes) if h >= 0]
+            swapped = list(homes)
+            swapped[cells[0]], swapped[cells[1]] = homes[cells[1]], homes[cells[0]]
+            homes = tuple(swapped)
+        return dataclasses.replace(got, homes=homes, margin=graded if gradient else plain, buddies=buddies)
+
+    monkeypatch.setattr(jigsaw, "assemble", weighed)
+    shot = game_screenshot(WINDOWS["photo-3x3-gaps"])
+    if read:
+        reading = read_screenshot(shot.image)
+        assert reading.board == shot.board
+    else:
+        with pytest.raises(PuzzleError, match="another arrangement fits almost as well"):
+            read_screenshot(shot.image)
 
 
 def test_kept_share_of_neighbours() -> None:
