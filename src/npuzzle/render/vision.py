@@ -821,12 +821,14 @@ def _witnessed_on(
     missing = parse_hole_home(hole_home, width, height)
     try:
         cells, plain = _cached_assemblies(image, grid, missing, False, memo)
-        _, graded = _cached_assemblies(image, grid, missing, True, memo)
     except PictureReassemblyError:
         return None
-    if plain[0].homes != graded[0].homes or min(plain[0].buddies, graded[0].buddies) < WITNESS_BUDDIES:
+    if plain[0].buddies < WITNESS_BUDDIES or _picture_causes(image, grid, plain, False, WITNESS_MARGIN):
+        return None  # (before the second measure's assembly, which costs as much as the first)
+    _, graded = _cached_assemblies(image, grid, missing, True, memo)
+    if graded[0].homes != plain[0].homes or graded[0].buddies < WITNESS_BUDDIES:
         return None
-    if _picture_causes(image, grid, plain, False, WITNESS_MARGIN) or _picture_causes(image, grid, graded, False):
+    if _picture_causes(image, grid, graded, False):
         return None
     return _picture_reading(cells, plain[0], grid, missing)
 
