@@ -830,7 +830,9 @@ def _witnessed_on(
         return None
     if _picture_causes(image, grid, graded, False):
         return None
-    return _picture_reading(cells, plain[0], grid, missing)
+    # each cell as sure as the surer measure makes it (the one that vouched puts every rival 0.25 behind)
+    confidence = tuple(max(a, b) for a, b in zip(plain[0].confidence, graded[0].confidence, strict=True))
+    return replace(_picture_reading(cells, plain[0], grid, missing), confidence=confidence)
 
 
 def _picture_reading(cells: list[np.ndarray], best: Assembly, grid: Grid, missing: int) -> ScreenshotReading:
