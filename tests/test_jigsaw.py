@@ -475,12 +475,13 @@ def test_a_second_seam_measure_vouches_only_for_the_same_arrangement(
 
     monkeypatch.setattr(jigsaw, "assemble", weighed)
     shot = game_screenshot(WINDOWS["photo-3x3-gaps"])
-    if read:
-        reading = read_screenshot(shot.image)
-        assert reading.board == shot.board
-    else:
-        with pytest.raises(PuzzleError, match="another arrangement fits almost as well"):
-            read_screenshot(shot.image)
+    for size in ((), (3, 3)):  # the same whether the size is found or given
+        if read:
+            reading = read_screenshot(shot.image, *size)
+            assert reading.board == shot.board
+        else:
+            with pytest.raises(PuzzleError, match="another arrangement fits almost as well"):
+                read_screenshot(shot.image, *size)
 
 
 def test_kept_share_of_neighbours() -> None:

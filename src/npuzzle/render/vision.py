@@ -760,12 +760,17 @@ def _read_picture(
     refused: PictureReassemblyError | None = None
     try:
         reading = _reassembled_on(image, refined, hole_home, strict, size_given, memo)
-        if size_given or not reading.ambiguous:
+        if not reading.ambiguous:
             return reading
     except PictureReassemblyError as exc:
-        if size_given:
-            raise
         refused = exc
+    if size_given:  # one grid, of the size given: only the second measure may still vouch for it
+        witnessed = _witnessed_on(image, refined, hole_home, memo, size_given)
+        if witnessed is not None:
+            return witnessed
+        if refused is not None:
+            raise refused
+        return reading
     # not one sure arrangement: perhaps the grid is not the board's; a grid that has the hole as a cell is
     # tried once more (only then: a flat piece of picture can pass for the hole and mislead the fit; and a
     # sure reading is not second-guessed by the hole's sides, which JPEG blurs by up to its 8 px blocks)
@@ -810,6 +815,7 @@ def _witnessed_on(
     grid: Grid,
     hole_home: int | str | None,
     memo: dict[tuple[Grid, bool], tuple[list[np.ndarray], list[Assembly]]],
+    size_given: bool = False,
 ) -> ScreenshotReading | None:
     """A reading of ``grid`` that two seam measures agree on, or None: the prediction measure's best
     arrangement at least :data:`WITNESS_MARGIN` ahead, the same arrangement best with the gradient
@@ -823,12 +829,12 @@ def _witnessed_on(
         cells, plain = _cached_assemblies(image, grid, missing, False, memo)
     except PictureReassemblyError:
         return None
-    if plain[0].buddies < WITNESS_BUDDIES or _picture_causes(image, grid, plain, False, WITNESS_MARGIN):
+    if plain[0].buddies < WITNESS_BUDDIES or _picture_causes(image, grid, plain, size_given, WITNESS_MARGIN):
         return None  # (before the second measure's assembly, which costs as much as the first)
     _, graded = _cached_assemblies(image, grid, missing, True, memo)
     if graded[0].homes != plain[0].homes or graded[0].buddies < WITNESS_BUDDIES:
         return None
-    if _picture_causes(image, grid, graded, False):
+    if _picture_causes(image, grid, graded, size_given):
         return None
     # each cell as sure as the surer measure makes it (the one that vouched puts every rival 0.25 behind)
     confidence = tuple(max(a, b) for a, b in zip(plain[0].confidence, graded[0].confidence, strict=True))
