@@ -740,7 +740,8 @@ def _read_picture(
 ) -> ScreenshotReading:
     """Picture tiles with no reference: the hole is the flattest cell, the goal arrangement comes from the
     tiles' seams (:func:`npuzzle.render.jigsaw.assemble`). Without the size, a grid that gives no sure
-    reading is tried once more as :func:`_grid_on_hole` fits it to the hole."""
+    reading is tried once more as :func:`_grid_on_hole` fits it to the hole. When no grid gives one, a
+    second seam measure may still vouch for a reading (:func:`_witnessed_on`)."""
     from .locate import grid_grown, refine_grid
 
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
