@@ -742,21 +742,13 @@ def _read_picture(
     tiles' seams (:func:`npuzzle.render.jigsaw.assemble`). Without the size, a grid that gives no sure
     reading is tried once more as :func:`_grid_on_hole` fits it to the hole. When no grid gives one, a
     second seam measure may still vouch for a reading (:func:`_witnessed_on`)."""
-    from .locate import grid_grown, refine_grid
+    from .locate import refine_grid
 
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
-        for _ in range(2 * MAX_SIDE):
-            side = _grid_goes_on(image, grid)
-            if side is None or max(grid.width, grid.height) >= MAX_SIDE:
-                break
-            grid = grid_grown(grid, side)
+        grid = _grown_while_tiles_go_on(image, grid, refine=False)
     refined = refine_grid(image, grid)  # tiles are compared at their very edges: refined to the pixel first
     if not size_given:  # refined, a grid can show tiles beyond it that its rough lines hid (dev seed 28)
-        for _ in range(2 * MAX_SIDE):
-            side = _grid_goes_on(image, refined)
-            if side is None or max(refined.width, refined.height) >= MAX_SIDE:
-                break
-            refined = refine_grid(image, grid_grown(refined, side))
+        refined = _grown_while_tiles_go_on(image, refined, refine=True)
     memo: dict[tuple[Grid, bool], tuple[list[np.ndarray], list[Assembly]]] = {}
     refused: PictureReassemblyError | None = None
     try:
@@ -794,6 +786,21 @@ def _read_picture(
     if refused is not None:  # the first grid's refusal is the one reported
         raise refused
     return reading
+
+
+def _grown_while_tiles_go_on(image: PILImage.Image, grid: Grid, refine: bool) -> Grid:
+    """``grid`` grown by a row or column at a time while the cells beyond it look like tiles
+    (:func:`_grid_goes_on`), up to :data:`MAX_SIDE` a side; each grown grid refined when ``refine``."""
+    from .locate import grid_grown, refine_grid
+
+    for _ in range(2 * MAX_SIDE):
+        side = _grid_goes_on(image, grid)
+        if side is None or max(grid.width, grid.height) >= MAX_SIDE:
+            break
+        grid = grid_grown(grid, side)
+        if refine:
+            grid = refine_grid(image, grid)
+    return grid
 
 
 def _cached_assemblies(
