@@ -567,13 +567,12 @@ def refine_grid(image: PILImage.Image, grid: Grid) -> Grid:
         x0, y0, x1, y1 = grid.box
         inset_y = 0.1 * grid.rows.tile
         inset_x = 0.1 * grid.columns.tile
-        column_gap, row_gap = grid.columns.pitch - grid.columns.tile, grid.rows.pitch - grid.rows.tile
         columns = _refine_axis(
-            grid.columns, _step_profile(pixels, y0 + inset_y, y1 - inset_y), x0, x1, other_gap=row_gap
+            grid.columns, _step_profile(pixels, y0 + inset_y, y1 - inset_y), x0, x1, other_gap=grid.rows.gap
         )
         rows = _refine_axis(
             grid.rows, _step_profile(pixels.transpose(1, 0, 2), x0 + inset_x, x1 - inset_x), y0, y1,
-            other_gap=column_gap,
+            other_gap=grid.columns.gap,
         )
         if Grid(columns, rows) == grid:
             break

@@ -744,21 +744,21 @@ def _read_picture(
     second seam measure may still vouch for a reading (:func:`_witnessed_on`)."""
     from .locate import refine_grid
 
+    memo = _PictureMemo(image)
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
-        grid = _grown_while_tiles_go_on(image, grid, refine=False)
+        grid = _grown_while_tiles_go_on(memo, grid, refine=False)
     refined = refine_grid(image, grid)  # tiles are compared at their very edges: refined to the pixel first
     if not size_given:  # refined, a grid can show tiles beyond it that its rough lines hid (dev seed 28)
-        refined = _grown_while_tiles_go_on(image, refined, refine=True)
-    memo: dict[tuple[Grid, bool], tuple[list[np.ndarray], list[Assembly]]] = {}
+        refined = _grown_while_tiles_go_on(memo, refined, refine=True)
     refused: PictureReassemblyError | None = None
     try:
-        reading = _reassembled_on(image, refined, hole_home, strict, size_given, memo)
+        reading = _reassembled_on(memo, refined, hole_home, strict, size_given)
         if not reading.ambiguous:
             return reading
     except PictureReassemblyError as exc:
         refused = exc
     if size_given:  # one grid, of the size given: only the second measure may still vouch for it
-        witnessed = _witnessed_on(image, refined, hole_home, memo, size_given)
+        witnessed = _witnessed_on(memo, refined, hole_home, size_given)
         if witnessed is not None:
             return witnessed
         if refused is not None:
@@ -772,7 +772,7 @@ def _read_picture(
     if fitted != grid:
         tried.append(refine_grid(image, fitted))
         try:
-            other = _reassembled_on(image, tried[-1], hole_home, strict, size_given, memo)
+            other = _reassembled_on(memo, tried[-1], hole_home, strict, size_given)
             if not other.ambiguous:
                 return other
         except PictureReassemblyError:
@@ -780,7 +780,7 @@ def _read_picture(
     # still none: a second seam measure may vouch for a reading with a smaller margin (only after every grid
     # was tried: on a grid a few pixels off it can make a wrong arrangement look sure on its own)
     for candidate in tried:
-        witnessed = _witnessed_on(image, candidate, hole_home, memo)
+        witnessed = _witnessed_on(memo, candidate, hole_home)
         if witnessed is not None:
             return witnessed
     if refused is not None:  # the first grid's refusal is the one reported
@@ -788,42 +788,53 @@ def _read_picture(
     return reading
 
 
-def _grown_while_tiles_go_on(image: PILImage.Image, grid: Grid, refine: bool) -> Grid:
+@dataclass
+class _PictureMemo:
+    """What one picture reading has worked out about its screenshot, kept for another look: the
+    screenshot's seam maps (every :func:`_grid_goes_on`; half a second on a 1700 px screenshot) and each
+    grid's reassemblies under each seam measure (one hole home)."""
+
+    image: PILImage.Image
+    assemblies: dict[tuple[Grid, bool], tuple[list[np.ndarray], list[Assembly]]] = field(default_factory=dict)
+    _seams: tuple[np.ndarray, np.ndarray] | None = None
+
+    def seams(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._seams is None:
+            import numpy as np
+
+            from .locate import _seam_maps
+
+            self._seams = _seam_maps(np.asarray(self.image.convert("RGB")))
+        return self._seams
+
+    def goes_on(self, grid: Grid) -> str | None:
+        """:func:`_grid_goes_on` of ``grid``."""
+        return _grid_goes_on(self.image, grid, self.seams())
+
+    def reassembled(self, grid: Grid, missing: int, gradient: bool) -> tuple[list[np.ndarray], list[Assembly]]:
+        """:func:`_assemblies_on` of ``grid``, worked out once."""
+        if (grid, gradient) not in self.assemblies:
+            self.assemblies[grid, gradient] = _assemblies_on(self.image, grid, missing, gradient)
+        return self.assemblies[grid, gradient]
+
+
+def _grown_while_tiles_go_on(memo: _PictureMemo, grid: Grid, refine: bool) -> Grid:
     """``grid`` grown by a row or column at a time while the cells beyond it look like tiles
     (:func:`_grid_goes_on`), up to :data:`MAX_SIDE` a side; each grown grid refined when ``refine``."""
     from .locate import grid_grown, refine_grid
 
     for _ in range(2 * MAX_SIDE):
-        side = _grid_goes_on(image, grid)
+        side = memo.goes_on(grid)
         if side is None or max(grid.width, grid.height) >= MAX_SIDE:
             break
         grid = grid_grown(grid, side)
         if refine:
-            grid = refine_grid(image, grid)
+            grid = refine_grid(memo.image, grid)
     return grid
 
 
-def _cached_assemblies(
-    image: PILImage.Image,
-    grid: Grid,
-    missing: int,
-    gradient: bool,
-    memo: dict[tuple[Grid, bool], tuple[list[np.ndarray], list[Assembly]]] | None,
-) -> tuple[list[np.ndarray], list[Assembly]]:
-    """:func:`_assemblies_on`, kept in ``memo`` (one screenshot, one hole home) for another look."""
-    if memo is None:
-        return _assemblies_on(image, grid, missing, gradient)
-    if (grid, gradient) not in memo:
-        memo[grid, gradient] = _assemblies_on(image, grid, missing, gradient)
-    return memo[grid, gradient]
-
-
 def _witnessed_on(
-    image: PILImage.Image,
-    grid: Grid,
-    hole_home: int | str | None,
-    memo: dict[tuple[Grid, bool], tuple[list[np.ndarray], list[Assembly]]],
-    size_given: bool = False,
+    memo: _PictureMemo, grid: Grid, hole_home: int | str | None, size_given: bool = False
 ) -> ScreenshotReading | None:
     """A reading of ``grid`` that two seam measures agree on, or None: the prediction measure's best
     arrangement at least :data:`WITNESS_MARGIN` ahead, the same arrangement best with the gradient
@@ -834,15 +845,15 @@ def _witnessed_on(
     width, height = grid.width, grid.height
     missing = parse_hole_home(hole_home, width, height)
     try:
-        cells, plain = _cached_assemblies(image, grid, missing, False, memo)
+        cells, plain = memo.reassembled(grid, missing, False)
     except PictureReassemblyError:
         return None
-    if plain[0].buddies < WITNESS_BUDDIES or _picture_causes(image, grid, plain, size_given, WITNESS_MARGIN):
+    if plain[0].buddies < WITNESS_BUDDIES or _picture_causes(memo, grid, plain, size_given, WITNESS_MARGIN):
         return None  # (before the second measure's assembly, which costs as much as the first)
-    _, graded = _cached_assemblies(image, grid, missing, True, memo)
+    _, graded = memo.reassembled(grid, missing, True)
     if graded[0].homes != plain[0].homes or graded[0].buddies < WITNESS_BUDDIES:
         return None
-    if _picture_causes(image, grid, graded, size_given):
+    if _picture_causes(memo, grid, graded, size_given):
         return None
     # each cell as sure as the surer measure makes it (the one that vouched puts every rival 0.25 behind)
     confidence = tuple(max(a, b) for a, b in zip(plain[0].confidence, graded[0].confidence, strict=True))
@@ -908,23 +919,18 @@ def _assemblies_on(
 
 
 def _reassembled_on(
-    image: PILImage.Image,
-    grid: Grid,
-    hole_home: int | str | None,
-    strict: bool,
-    size_given: bool,
-    memo: dict[tuple[Grid, bool], tuple[list[np.ndarray], list[Assembly]]] | None = None,
+    memo: _PictureMemo, grid: Grid, hole_home: int | str | None, strict: bool, size_given: bool
 ) -> ScreenshotReading:
     """:func:`_read_picture` on one grid, cut as it is."""
     width, height = grid.width, grid.height
     n = width * height
     size = f"{width}x{height}"
     missing = parse_hole_home(hole_home, width, height)
-    cells, assemblies = _cached_assemblies(image, grid, missing, False, memo)
+    cells, assemblies = memo.reassembled(grid, missing, False)
     best = assemblies[0]
     groups = (best.uncertain,) if best.uncertain else ()
     reading = _picture_reading(cells, best, grid, missing)
-    causes = _picture_causes(image, grid, assemblies, size_given)
+    causes = _picture_causes(memo, grid, assemblies, size_given)
     if causes and strict:
         raise PictureReassemblyError(
             f"could not put the {size} picture back together with confidence ({'; '.join(causes)}): the "
@@ -938,7 +944,7 @@ def _reassembled_on(
 
 
 def _picture_causes(
-    image: PILImage.Image, grid: Grid, assemblies: list[Assembly], size_given: bool, margin: float = MIN_MARGIN
+    memo: _PictureMemo, grid: Grid, assemblies: list[Assembly], size_given: bool, margin: float = MIN_MARGIN
 ) -> list[str]:
     """Why the best of ``assemblies`` (one per cell that may be the hole, best first) on ``grid`` is not one
     to stand behind, if it is not: each cause in words. ``margin``: the typical seams by which the best
@@ -955,7 +961,7 @@ def _picture_causes(
     needed = margin * scale
     if best.margin < needed:
         causes.append(f"another arrangement fits almost as well (margin {best.margin:.2f} < {needed:.2f})")
-    side = _grid_goes_on(image, grid)
+    side = memo.goes_on(grid)
     if side is not None:
         causes.append(f"the tiles seem to go on {'to the ' if side in ('left', 'right') else 'at the '}{side}")
     kept = _kept_share(best.homes, width, height)
@@ -1000,16 +1006,19 @@ def _grid_on_hole(image: PILImage.Image, grid: Grid) -> Grid:
     return best if score > 0 else grid
 
 
-def _grid_goes_on(image: PILImage.Image, grid: Grid) -> str | None:
+def _grid_goes_on(
+    image: PILImage.Image, grid: Grid, seams: tuple[np.ndarray, np.ndarray] | None = None
+) -> str | None:
     """The side (``"left"``, ``"right"``, ``"top"``, ``"bottom"``) beyond which one more column or row of
     cells looks as much like tiles as the grid's own (their four sides steps in the picture), or None: a grid
     that is part of the board reassembles part of the picture, sometimes confidently (seed 3013: a 6x6 board
-    read as 5x6 with a margin of 0.32 and exit 0)."""
+    read as 5x6 with a margin of 0.32 and exit 0). ``seams``: the screenshot's seam maps, if worked out."""
     import numpy as np
 
     from .locate import SIDES, _seam_maps, grid_beyond, grid_cell_scores
 
-    seams = _seam_maps(np.asarray(image.convert("RGB")))
+    if seams is None:
+        seams = _seam_maps(np.asarray(image.convert("RGB")))
     own = float(np.median(grid_cell_scores(seams, grid)))
     for side in SIDES:
         extra = grid_beyond(grid, side)
