@@ -670,3 +670,35 @@ def test_a_nearly_solved_board_reads_when_its_size_is_given() -> None:
     reading = read_screenshot(shot, 4, 4)
     assert reading.board == board and reading.goal == classic(4, 4)
     assert _kept_share(tuple(t - 1 for t in board.tiles), 4, 4) > MAX_KEPT  # the refusal's test would fire
+
+
+def test_a_grid_of_too_many_cells_is_refused_before_any_reassembly() -> None:
+    """Unseen seed 21031: a 5x5 board located as a 15x15 grid of its texture ran out of memory (the 3-cycles
+    of 224 tiles: 8.6 GB) where a refusal is due; more cells than a picture is put back from are refused."""
+    from npuzzle.render.vision import PICTURE_MAX_CELLS, _assemblies_on
+
+    side = int(PICTURE_MAX_CELLS**0.5) + 1
+    noise = np.random.default_rng(7).integers(0, 256, (side * 30, side * 30, 3), dtype=np.uint8)
+    grid = Grid(Axis(0.0, 30.0, 30.0, side), Axis(0.0, 30.0, 30.0, side))
+    with pytest.raises(PictureReassemblyError, match="too many pieces"):
+        _assemblies_on(Image.fromarray(noise), grid, side * side - 1)
+
+
+def test_three_cycles_are_weighed_among_the_dearest_tiles_on_big_boards() -> None:
+    """Up to :data:`jigsaw.CYCLE_PIECES` tiles every 3-cycle is weighed; beyond, those of the tiles whose
+    seams cost most (a 7x7's 48 tiles: 40 of them), so the neighbours stay a few MB."""
+    rng = np.random.default_rng(3)
+    for width, height in ((4, 4), (7, 7)):
+        n_cells = width * height
+        arrangement = [int(t) for t in rng.permutation(n_cells - 1)] + [-1]
+        m = n_cells - 1
+        assert len(jigsaw._cycled(arrangement)) == m * (m - 1) * (m - 2) // 3
+        lr, tb = rng.random((m, m)), rng.random((m, m))
+        neighbours = jigsaw._even_neighbours(arrangement, lr, tb, width, height, lambda trial: True)
+        k = min(m, jigsaw.CYCLE_PIECES)
+        assert len(neighbours) <= k * (k - 1) * (k - 2) // 3 + jigsaw.EVEN_SWAPS * m * (m - 1) // 2 + 10 * n_cells
+        if m > jigsaw.CYCLE_PIECES:  # the dearest cells are the ones cycled
+            costs = jigsaw._cell_costs(arrangement, lr, tb, width, height)
+            cycled = neighbours[: k * (k - 1) * (k - 2) // 3]
+            moved = np.flatnonzero((cycled != np.asarray(arrangement)[None]).any(axis=0))
+            assert len(moved) == k and costs[moved].min() >= np.sort(costs[:m])[::-1][k - 1] - 1e-12

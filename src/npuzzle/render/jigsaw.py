@@ -60,6 +60,7 @@ EVEN_SWAPS = 40  # cheapest single exchanges paired into double ones (parity-kee
 REPAIR_FROM = 3  # unsolvable candidates turned solvable by their cheapest exchanges ...
 REPAIR_SWAPS = 4  # ... this many each
 EVEN_IMPROVED = 6  # solvable arrangements improved within their parity class
+CYCLE_PIECES = 40  # 3-cycles weighed among at most this many tiles (all tiles up to a 6x6; 8.6 GB on a 15x15)
 EXHAUSTIVE_PIECES = 8  # boards of up to this many pieces (3x3, 2x4) weigh every arrangement (8! = 40,320)
 
 
@@ -295,6 +296,21 @@ def _totals(arrangements: np.ndarray, lr: np.ndarray, tb: np.ndarray, width: int
     return out
 
 
+def _cell_costs(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Each cell's share of :func:`_total`: the costs of the seams on its sides (0 at the hole's home)."""
+    import numpy as np
+
+    current = np.asarray(arrangement)
+    out = np.zeros(len(current))
+    left, right, top, bottom = _seam_cells(width, height)
+    for matrix, a_cells, b_cells in ((lr, left, right), (tb, top, bottom)):
+        a, b = current[a_cells], current[b_cells]
+        costs = np.where((a >= 0) & (b >= 0), matrix[np.maximum(a, 0), np.maximum(b, 0)], 0.0)
+        np.add.at(out, a_cells, costs)
+        np.add.at(out, b_cells, costs)
+    return out
+
+
 def _swapped(arrangement: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """``(pairs, arrangements)``: every exchange of the tiles of two home cells (the hole's home excluded),
     ``pairs`` ``(k, 2)`` the two cells, ``arrangements`` ``(k, cells)`` the results."""
@@ -321,14 +337,16 @@ def _swap_deltas(
     return {(int(a), int(b)): float(d) for (a, b), d in zip(pairs, deltas, strict=True)}
 
 
-def _cycled(arrangement: list[int]) -> np.ndarray:
+def _cycled(arrangement: list[int], cells: np.ndarray | None = None) -> np.ndarray:
     """Every 3-cycle of the tiles of three home cells (the tile of the first moved to the second, of the second
-    to the third, of the third to the first): ``(k, cells)`` arrangements. A 3-cycle, like two exchanges,
-    keeps the permutation's parity, so it is the smallest change that keeps a board solvable."""
+    to the third, of the third to the first) among ``cells`` (default: every cell holding a tile):
+    ``(k, cells)`` arrangements. A 3-cycle, like two exchanges, keeps the permutation's parity, so it is the
+    smallest change that keeps a board solvable."""
     import numpy as np
 
     current = np.asarray(arrangement)
-    cells = np.flatnonzero(current >= 0)
+    if cells is None:
+        cells = np.flatnonzero(current >= 0)
     m = len(cells)
     a, b, c = np.meshgrid(np.arange(m), np.arange(m), np.arange(m), indexing="ij")
     keep = (a < b) & (a < c) & (b != c)  # each cycle once: the smallest cell first, both directions
@@ -439,7 +457,10 @@ def _even_neighbours(
     accepts. ``(k, cells)``."""
     import numpy as np
 
-    parts = [_cycled(arrangement), _double_swapped(arrangement, lr, tb, width, height, EVEN_SWAPS)]
+    cells = np.flatnonzero(np.asarray(arrangement) >= 0)
+    if len(cells) > CYCLE_PIECES:  # the 3-cycles of the tiles whose seams cost most: all of them are m³/3
+        cells = np.sort(cells[np.argsort(-_cell_costs(arrangement, lr, tb, width, height)[cells])[:CYCLE_PIECES]])
+    parts = [_cycled(arrangement, cells), _double_swapped(arrangement, lr, tb, width, height, EVEN_SWAPS)]
     turned = [trial for _, trial in _rotation_deltas(arrangement, lr, tb, width, height).values() if allowed(trial)]
     if turned:
         parts.append(np.array(turned, dtype=parts[0].dtype))

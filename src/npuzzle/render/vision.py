@@ -723,6 +723,7 @@ HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next 
 HOLE_FLAT_BLACK = 1.5  # ... or this many times when it is black (dark picture tiles still show texture)
 HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this is black
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
+PICTURE_MAX_CELLS = 64  # cells of the largest board reassembled with no reference (an 8x8: 14 s a hole; 10x10: 77 s, 1 GB)
 MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams ...
 WITNESS_MARGIN = 0.1  # ... or this many, when the gradient measure also puts it first by MIN_MARGIN ...
 WITNESS_BUDDIES = 0.5  # ... and this share of its seams join mutual best matches under both measures
@@ -890,6 +891,11 @@ def _assemblies_on(
                        max(0, round(x0 + shift)) : max(0, round(x1 + shift))]
                 for x0, y0, x1, y1 in grid.cell_boxes()]  # fmt: skip
 
+    if n > PICTURE_MAX_CELLS:
+        raise PictureReassemblyError(
+            f"a {size} grid has too many pieces to put the picture back together from its seams (at most "
+            f"{PICTURE_MAX_CELLS} cells): check --size and --crop, or give the original picture with --reference"
+        )
     cells = cut(0.0)
     if min(min(c.shape[:2]) for c in cells) < MIN_CELL_PX:
         raise PictureReassemblyError(
