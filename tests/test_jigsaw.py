@@ -672,6 +672,75 @@ def test_a_nearly_solved_board_reads_when_its_size_is_given() -> None:
     assert _kept_share(tuple(t - 1 for t in board.tiles), 4, 4) > MAX_KEPT  # the refusal's test would fire
 
 
+# -- grids from other evidence than the inner lines ---------------------------------------------------------
+
+
+def test_square_grids_recut_one_axis_to_the_others_tiles() -> None:
+    from npuzzle.render.locate import square_grids
+
+    columns = Axis(100.0, 50.0, 46.0, 3)  # 146 px wide with the gaps: 3 tiles of the other axis's pitch
+    rows = Axis(40.0, 73.0, 73.0, 2)  # two rows taken as one each: found on other lines than the tiles'
+    recut_rows, recut_columns = square_grids(Grid(columns, rows))
+    assert recut_rows.columns == columns
+    assert (recut_rows.rows.pitch, recut_rows.rows.tile, recut_rows.rows.count) == (50.0, 46.0, 3)
+    assert recut_rows.rows.start + (recut_rows.rows.end - recut_rows.rows.start) / 2 == pytest.approx(
+        rows.start + (rows.end - rows.start) / 2
+    )  # the same middle
+    assert recut_columns.rows == rows and (recut_columns.columns.pitch, recut_columns.columns.count) == (73.0, 2)
+    assert square_grids(Grid(columns, Axis(40.0, 51.0, 47.0, 5))) == []  # square already (within 1.5 px)
+
+
+def test_coarser_grids_merge_blocks_of_cells() -> None:
+    from npuzzle.render.locate import coarser_grids
+
+    fine = Grid(Axis(10.0, 30.0, 30.0, 6), Axis(20.0, 30.0, 30.0, 6))
+    assert [(g.width, g.height) for g in coarser_grids(fine)] == [(3, 3), (2, 2)]
+    three = coarser_grids(fine)[0]
+    assert three.box == fine.box and three.columns.pitch == three.columns.tile == 60.0
+    assert [(g.width, g.height) for g in coarser_grids(Grid(fine.columns, Axis(20.0, 30.0, 30.0, 4)))] == [(3, 2)]
+    assert coarser_grids(Grid(Axis(0.0, 30.0, 27.0, 5), Axis(0.0, 30.0, 27.0, 5))) == []
+
+
+def test_a_board_whose_inner_lines_drown_in_the_picture_is_found_by_its_outline() -> None:
+    """Dev seed 121: a 3x3 shaded relief of touching tiles (gap under a pixel) whose texture the locator
+    takes for finer grids; its outline against the frame, cut evenly, is the board's, and it reads right."""
+    from npuzzle.render.locate import outline_grids
+
+    shot = game_screenshot(random_style(121, kind="picture", missing_bottom_right=True))
+    truth = _true_grid(shot)
+    assert (locate_grid(shot.image).width, locate_grid(shot.image).height) != (3, 3)
+    outlines = outline_grids(shot.image, 2)
+    assert any(max(abs(a - b) for a, b in zip(g.box, truth.box, strict=True)) <= 2 for g in outlines)
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
+@pytest.mark.parametrize("seed", [342])
+def test_a_board_no_grid_of_lines_shows_is_read_from_its_outline(seed: int) -> None:
+    """Dev seed 342: no grid of tiles is located at all; the board's outline is, and it reads right."""
+    from npuzzle.render.locate import GridNotFoundError, locate_grids
+
+    shot = game_screenshot(random_style(seed, kind="picture", missing_bottom_right=True))
+    with pytest.raises(GridNotFoundError):
+        locate_grids(shot.image)
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
+@pytest.mark.parametrize("seed", [378, 356])
+def test_an_axis_found_on_other_lines_is_recut_to_square_tiles(seed: int) -> None:
+    """Dev seed 378: a 3x3 whose rows were found 7 px early with a pitch 3 px long reads on the grid whose
+    rows take the columns' tiles. Dev seed 356: the columns there take the rows' wrong tiles, and the first
+    seam measure alone put a wrong arrangement 0.26 ahead; both measures must agree, so it is refused."""
+    shot = game_screenshot(random_style(seed, kind="picture", missing_bottom_right=True))
+    try:
+        reading = read_screenshot(shot.image)
+    except PuzzleError:
+        assert seed == 356
+        return
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_a_grid_of_too_many_cells_is_refused_before_any_reassembly() -> None:
     """Unseen seed 21031: a 5x5 board located as a 15x15 grid of its texture ran out of memory (the 3-cycles
     of 224 tiles: 8.6 GB) where a refusal is due; more cells than a picture is put back from are refused."""

@@ -879,6 +879,102 @@ def grid_grown(grid: Grid, side: str) -> Grid:
     return Grid(c, replace(r, start=r.start - r.pitch if side == "top" else r.start, count=r.count + 1))
 
 
+OUTLINE_LINES = 12  # strongest lines per axis whose pairs may be a board's outer sides
+OUTLINE_SIZES = range(2, 9)  # tiles per side an outline is cut into
+OUTLINE_SQUARE = 0.04  # |relative difference| of an outline's cells' width and height
+
+
+def outline_grids(
+    image: PILImage.Image, keep: int, seams: tuple[np.ndarray, np.ndarray] | None = None
+) -> list[Grid]:
+    """Up to ``keep`` grids cut evenly into square cells between two strong lines each way (a board's outer
+    sides against its frame or the window), the most tile-like first (:func:`grid_score`), each refined
+    (:func:`refine_grid`). For boards whose inner lines drown in the picture's texture (touching tiles of a
+    shaded relief: dev seeds 121, 338), where :func:`locate_grid` finds a finer grid of the texture; a
+    busy picture can make a board cut finer than it is score best here too (see :func:`coarser_grids`)."""
+    import numpy as np
+
+    pixels = np.asarray(image.convert("RGB"))
+    vertical, horizontal = _edge_maps(pixels)
+
+    def axes(edges: np.ndarray) -> list[tuple[float, Axis]]:  # (pitch, axis), by pitch
+        pos, strength = _peaks(_profile(edges, 0, edges.shape[0]), 0.02)
+        if len(pos) > OUTLINE_LINES:
+            pos = pos[np.sort(np.argsort(-strength)[:OUTLINE_LINES])]
+        out = []
+        for i, first in enumerate(pos):
+            for last in pos[i + 1 :]:
+                for n in OUTLINE_SIZES:
+                    pitch = float(last - first) / n
+                    if pitch >= MIN_TILE:  # edges are found two pixels wide: the boundary is 1.5 px on
+                        out.append((pitch, Axis(float(first) + 1.5, pitch, pitch, n)))
+        return sorted(out, key=lambda pa: pa[0])
+
+    columns = axes(vertical)
+    rows = axes(np.ascontiguousarray(horizontal.T))
+    row_pitches = np.array([pitch for pitch, _ in rows])
+    grids = []
+    for pitch, cols in columns:
+        lo = int(np.searchsorted(row_pitches, pitch * (1 - OUTLINE_SQUARE)))
+        hi = int(np.searchsorted(row_pitches, pitch * (1 + OUTLINE_SQUARE)))
+        grids.extend(Grid(cols, axis) for _, axis in rows[lo:hi])
+    if not grids:
+        return []
+    scores = _grids_score(seams if seams is not None else _seam_maps(pixels), grids)
+    out: list[Grid] = []
+    for k in np.argsort(-scores, kind="stable"):
+        grid = refine_grid(image, grids[int(k)])
+        if grid not in out:
+            out.append(grid)
+            if len(out) == keep:
+                break
+    return out
+
+
+def coarser_grids(grid: Grid) -> list[Grid]:
+    """``grid`` cut ``k`` times coarser both ways (``k`` dividing its width and its height, at least 2x2
+    left), the cells touching (:func:`refine_grid` finds any gaps): the board a grid of quarter tiles (or
+    ninths) was cut from."""
+    c, r = grid.columns, grid.rows
+    out = []
+    for k in range(2, min(c.count, r.count) // 2 + 1):
+        if c.count % k == 0 and r.count % k == 0:
+            columns = Axis(c.start, c.pitch * k, c.pitch * (k - 1) + c.tile, c.count // k, c.score)
+            rows = Axis(r.start, r.pitch * k, r.pitch * (k - 1) + r.tile, r.count // k, r.score)
+            out.append(Grid(columns, rows))
+    return out
+
+
+SQUARE_PX = 1.5  # pixels: axes whose pitches differ by more than this are not yet a grid of square tiles
+
+
+def square_grids(grid: Grid) -> list[Grid]:
+    """``grid`` with one axis re-cut to the other's pitch and tile size (each way round), over the same
+    middle and as many tiles as fit its span: most games cut square tiles, and an axis found on a frame's
+    or the window's lines instead of the tiles' (a pitch a few pixels off, or rows merged in pairs) is
+    told by the other axis what its tiles are. Empty when the tiles already are square."""
+    c, r = grid.columns, grid.rows
+    if abs(c.pitch - r.pitch) <= SQUARE_PX:
+        return []
+
+    def recut(axis: Axis, like: Axis) -> Axis | None:
+        count = round((axis.end - axis.start + like.gap) / like.pitch)
+        if count < 2 or count > MAX_TILES:
+            return None
+        middle = (axis.start + axis.end) / 2
+        start = middle - ((count - 1) * like.pitch + like.tile) / 2
+        return Axis(start, like.pitch, like.tile, count, axis.score)
+
+    out = []
+    rows = recut(r, c)
+    if rows is not None:
+        out.append(Grid(c, rows))
+    columns = recut(c, r)
+    if columns is not None:
+        out.append(Grid(columns, r))
+    return out
+
+
 def _cell_spreads(pixels: np.ndarray, grid: Grid) -> np.ndarray:
     import numpy as np
 

@@ -448,10 +448,11 @@ def _finer_cut(homes: tuple[int, ...], width: int, height: int) -> bool:
 
 
 def _layouts(
-    image: PILImage.Image, width: int | None, height: int | None, exact: bool
+    image: PILImage.Image, width: int | None, height: int | None, exact: bool, outlines: bool = False
 ) -> tuple[list[Grid], GridNotFoundError | None]:
     """Where the cells may be: the grid located in ``image`` and, when the size is known, the even split of
-    the whole image (``exact``: the image is known to be cropped to the board, so only the even split)."""
+    the whole image (``exact``: the image is known to be cropped to the board, so only the even split). When
+    no grid is located, with ``outlines``, the board's outlines cut evenly (:func:`_outlines`)."""
     grids: list[Grid] = []
     problem = None
     if width is not None and height is not None:
@@ -465,7 +466,22 @@ def _layouts(
             grids[:0] = [found[0], *inside]
         except GridNotFoundError as exc:
             problem = exc
+            if outlines:
+                grids.extend(g for g in _outlines(image) if width is None or (g.width, g.height) == (width, height))
     return grids, problem
+
+
+def _outlines(image: PILImage.Image, seams: tuple[np.ndarray, np.ndarray] | None = None) -> list[Grid]:
+    """The best board outlines cut evenly (:func:`~npuzzle.render.locate.outline_grids`), each followed by its
+    coarser cuts, refined (a busy picture makes quarter tiles look as much like tiles as the tiles)."""
+    from .locate import coarser_grids, outline_grids, refine_grid
+
+    out: list[Grid] = []
+    for outline in outline_grids(image, OUTLINES, seams):
+        for grid in (outline, *(refine_grid(image, coarser) for coarser in coarser_grids(outline))):
+            if grid not in out:
+                out.append(grid)
+    return out
 
 
 def read_screenshot(
@@ -513,7 +529,7 @@ def read_screenshot(
                 f"crop {x},{y},{w},{h} is not inside the {image.width}x{image.height} screenshot"
             )
         image = image.crop((x, y, x + w, y + h))
-    grids, problem = _layouts(image, width, height, exact)
+    grids, problem = _layouts(image, width, height, exact, outlines=reference is None)
     if not grids:
         assert problem is not None
         raise problem
@@ -742,8 +758,10 @@ def _read_picture(
     """Picture tiles with no reference: the hole is the flattest cell, the goal arrangement comes from the
     tiles' seams (:func:`npuzzle.render.jigsaw.assemble`). Without the size, a grid that gives no sure
     reading is tried once more as :func:`_grid_on_hole` fits it to the hole. When no grid gives one, a
-    second seam measure may still vouch for a reading (:func:`_witnessed_on`)."""
-    from .locate import refine_grid
+    second seam measure may still vouch for a reading (:func:`_witnessed_on`), also on grids with one axis
+    recut to the other's square tiles (:func:`~npuzzle.render.locate.square_grids`) and, by the full margin,
+    on the board's outlines cut evenly (:func:`_outlines`)."""
+    from .locate import refine_grid, square_grids
 
     memo = _PictureMemo(image)
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
@@ -778,10 +796,28 @@ def _read_picture(
                 return other
         except PictureReassemblyError:
             pass
+    # one axis found on other lines than the tiles': the other axis's square tiles, read only when both seam
+    # measures agree (below; on its own the first measure put a wrong 3x3 0.26 ahead on such a grid, dev 356)
+    for square in square_grids(refined):
+        square = _grown_while_tiles_go_on(memo, refine_grid(image, square), refine=True)
+        if square not in tried:
+            tried.append(square)
     # still none: a second seam measure may vouch for a reading with a smaller margin (only after every grid
     # was tried: on a grid a few pixels off it can make a wrong arrangement look sure on its own)
     for candidate in tried:
         witnessed = _witnessed_on(memo, candidate, hole_home)
+        if witnessed is not None:
+            return witnessed
+    # last, the board's outer sides cut evenly into square tiles (and coarser: a busy picture makes quarter
+    # tiles look as much like tiles), read only when both measures are sure by the full margin; the smallest
+    # first, and only so many cells in all (an 8x8 cut of a 5x5 board took 12-16 s to refuse, dev seed 170)
+    budget = OUTLINE_CELLS
+    for candidate in sorted((g for g in _outlines(image, memo.seams()) if g not in tried),
+                            key=lambda g: g.width * g.height):  # fmt: skip
+        budget -= candidate.width * candidate.height
+        if budget < 0:
+            break
+        witnessed = _witnessed_on(memo, candidate, hole_home, margin=MIN_MARGIN)
         if witnessed is not None:
             return witnessed
     if refused is not None:  # the first grid's refusal is the one reported
@@ -835,10 +871,14 @@ def _grown_while_tiles_go_on(memo: _PictureMemo, grid: Grid, refine: bool) -> Gr
 
 
 def _witnessed_on(
-    memo: _PictureMemo, grid: Grid, hole_home: int | str | None, size_given: bool = False
+    memo: _PictureMemo,
+    grid: Grid,
+    hole_home: int | str | None,
+    size_given: bool = False,
+    margin: float = WITNESS_MARGIN,
 ) -> ScreenshotReading | None:
     """A reading of ``grid`` that two seam measures agree on, or None: the prediction measure's best
-    arrangement at least :data:`WITNESS_MARGIN` ahead, the same arrangement best with the gradient
+    arrangement at least ``margin`` ahead (:data:`MIN_MARGIN` on grids trusted less), the same arrangement best with the gradient
     compatibility added (:func:`npuzzle.render.jigsaw.seam_costs`) and :data:`MIN_MARGIN` ahead there,
     :data:`WITNESS_BUDDIES` of its seams joining mutual best matches under both, and every other check passed
     by both (the hole's cell by the full margin). On a grid 10 px off (unseen seed 15022) both measures put
@@ -849,7 +889,7 @@ def _witnessed_on(
         cells, plain = memo.reassembled(grid, missing, False)
     except PictureReassemblyError:
         return None
-    if plain[0].buddies < WITNESS_BUDDIES or _picture_causes(memo, grid, plain, size_given, WITNESS_MARGIN):
+    if plain[0].buddies < WITNESS_BUDDIES or _picture_causes(memo, grid, plain, size_given, margin):
         return None  # (before the second measure's assembly, which costs as much as the first)
     _, graded = memo.reassembled(grid, missing, True)
     if graded[0].homes != plain[0].homes or graded[0].buddies < WITNESS_BUDDIES:
@@ -987,6 +1027,8 @@ def _picture_causes(
     return causes
 
 
+OUTLINES = 2  # board outlines cut evenly (locate.outline_grids) tried when no other grid gives a reading ...
+OUTLINE_CELLS = 64  # ... and cells of them reassembled at most, in all
 HOLE_RECTANGLES = 3  # flat rectangles (where the hole may be) a grid is fitted to
 
 
