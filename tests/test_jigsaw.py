@@ -741,6 +741,24 @@ def test_an_axis_found_on_other_lines_is_recut_to_square_tiles(seed: int) -> Non
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+@pytest.mark.parametrize("seed", [2, 42])
+def test_a_board_read_without_its_size_is_read_with_it_too(seed: int) -> None:
+    """Dev seeds 2 and 42: given the size, the one grid of that size located was off (the window's lines,
+    rows 9 px early) and the reading was refused, while read freely the board was found and read right. A
+    refused reading with the size is read freely and kept when it has that size."""
+    style = random_style(seed, kind="picture", missing_bottom_right=True)
+    shot = game_screenshot(style)
+    reading = read_screenshot(shot.image, style.width, style.height)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
+def test_a_free_reading_of_another_size_is_not_taken_for_the_size_given() -> None:
+    """A 3x3 said to be a 4x4: whatever the free reading finds, it is not of the size given: refused."""
+    shot = game_screenshot(random_style(2, kind="picture", missing_bottom_right=True))
+    with pytest.raises(PuzzleError):
+        read_screenshot(shot.image, 4, 4)
+
+
 def test_a_grid_of_too_many_cells_is_refused_before_any_reassembly() -> None:
     """Unseen seed 21031: a 5x5 board located as a 15x15 grid of its texture ran out of memory (the 3-cycles
     of 224 tiles: 8.6 GB) where a refusal is due; more cells than a picture is put back from are refused."""

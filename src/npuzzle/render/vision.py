@@ -536,7 +536,12 @@ def read_screenshot(
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
-        reading = _read_without_reference(image, grids, problem, width, height, hole_home, strict)
+        try:
+            reading = _read_without_reference(image, grids, problem, width, height, hole_home, strict)
+        except ReadingError as refusal:
+            if width is None or height is None or exact:
+                raise
+            reading = _read_as_if_no_size(image, width, height, hole_home, strict, refusal)
     if crop is not None and reading.grid is not None:
         reading = replace(reading, grid=reading.grid.shifted(crop[0], crop[1]))
     n = reading.board.width * reading.board.height
@@ -546,6 +551,31 @@ def read_screenshot(
         raise AmbiguousTilesError(_ambiguity_message(groups, reading.board.width), groups, reading)
     if strict or not reading.ambiguous:  # an accepted guess may be unsolvable; the solver then says so
         _check_solvable(reading)
+    return reading
+
+
+def _read_as_if_no_size(
+    image: PILImage.Image,
+    width: int,
+    height: int,
+    hole_home: int | str | None,
+    strict: bool,
+    refusal: ReadingError,
+) -> ScreenshotReading:
+    """With the size given and the reading refused, the screenshot read as if the size were not given (every
+    grid the reader then tries: grown, fitted to the hole, recut square, the outlines), kept only when it is
+    sure and of the size given; else ``refusal`` is raised. Given the size, the reader locates one grid of
+    that size, and it can be a few pixels off or elsewhere where the free reading finds the board (dev seeds
+    0-199: 19 boards read without the size were refused with it)."""
+    grids, problem = _layouts(image, None, None, False, outlines=True)
+    if not grids:
+        raise refusal
+    try:
+        reading = _read_without_reference(image, grids, problem, None, None, hole_home, strict)
+    except ReadingError:
+        raise refusal from None
+    if (reading.board.width, reading.board.height) != (width, height) or reading.ambiguous:
+        raise refusal
     return reading
 
 
