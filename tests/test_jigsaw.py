@@ -573,6 +573,21 @@ def test_refine_grid_gives_back_a_gap_taken_into_the_tiles(gap: int) -> None:
     assert abs(fixed.rows.tile - r.tile) <= 1.0
 
 
+@pytest.mark.parametrize("gap", [5, 8])
+def test_refine_grid_finds_any_gap_in_a_grid_cut_evenly(gap: int) -> None:
+    """Both axes with the gap inside each tile (as a board's box cut evenly): no axis knows the gap, and with
+    ``any_gap`` every width is tried."""
+    style = Style(width=3, height=3, kind="picture", picture="jacksboro", tile=80, gap=gap, frame=8,
+                  hole="colour", scale=1.0, jpeg=70, seed=5)  # fmt: skip
+    shot = game_screenshot(style)
+    truth = _true_grid(shot)
+    c, r = truth.columns, truth.rows
+    swallowed = Grid(Axis(c.start, c.pitch, c.pitch, c.count), Axis(r.start, r.pitch, r.pitch, r.count))
+    fixed = refine_grid(shot.image, swallowed, any_gap=True)
+    for axis, true in ((fixed.columns, c), (fixed.rows, r)):
+        assert abs(axis.tile - true.tile) <= 1.0 and abs(axis.start - true.start) <= 1.0
+
+
 def _true_grid(shot: Shot) -> Grid:
     style = shot.style
     x, y, _, _ = shot.box
@@ -711,6 +726,22 @@ def test_a_board_whose_inner_lines_drown_in_the_picture_is_found_by_its_outline(
     assert (locate_grid(shot.image).width, locate_grid(shot.image).height) != (3, 3)
     outlines = outline_grids(shot.image, 2)
     assert any(max(abs(a - b) for a, b in zip(g.box, truth.box, strict=True)) <= 2 for g in outlines)
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
+def test_an_outline_with_the_boards_border_is_recut_onto_the_tiles() -> None:
+    """Dev seed 201: a 3x3 with 4.6 px gaps whose outline takes in the board's border; refined, its rows
+    land on the tiles and its columns on the frame's edge (5 px early, pitch 5 px long). Cut evenly, an
+    outline's tiles touch: every gap width is tried, and the columns are recut to the rows' tiles."""
+    from npuzzle.render.vision import _outlines
+
+    shot = game_screenshot(random_style(201, kind="picture", missing_bottom_right=True))
+    truth = _true_grid(shot)
+    near = [g for g in _outlines(shot.image)
+            if max(abs(a - b) for a, b in zip(g.box, truth.box, strict=True)) <= 1.5
+            and abs(g.columns.tile - truth.columns.tile) <= 1.0 and (g.width, g.height) == (3, 3)]  # fmt: skip
+    assert near
     reading = read_screenshot(shot.image)
     assert reading.board == shot.board and reading.goal == shot.goal
 

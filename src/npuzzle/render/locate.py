@@ -514,7 +514,9 @@ def _step_profile(pixels: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return np.concatenate([[0.0], step, [0.0]])  # type: ignore[no-any-return]
 
 
-def _refine_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float, other_gap: float = 0.0) -> Axis:
+def _refine_axis(
+    axis: Axis, profile: np.ndarray, lo: float, hi: float, other_gap: float = 0.0, any_gap: bool = False
+) -> Axis:
     """``axis`` with start, pitch and tile size moved (by up to :data:`REFINE_SHIFT` px) to where the
     tiles' sides lie on the strongest steps of ``profile`` (see :func:`_step_profile`).
 
@@ -536,6 +538,8 @@ def _refine_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float, other_ga
     # the other axis's gap: games space tiles alike both ways, and a gap taken into this axis's tiles can be
     # more than the nudges above undo (dev seed 157: columns 6 px too wide, rows right)
     alike = other_gap + np.arange(-1.0, 1.0 + 1e-9, REFINE_STEP) if other_gap >= REFINE_GAP else np.empty(0)
+    if any_gap:  # (a grid cut evenly from a board's outline: tiles touching by construction, whatever the gaps)
+        alike = np.concatenate([alike, np.arange(1.0, min(MAX_GAP_PX, MAX_GAP_SHARE * axis.pitch), REFINE_STEP)])
     for dp in pitch_shifts:
         p = axis.pitch + dp
         for t in [*tiles, *(p - alike), p]:
@@ -553,13 +557,14 @@ def _refine_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float, other_ga
     return best[1]
 
 
-def refine_grid(image: PILImage.Image, grid: Grid) -> Grid:
+def refine_grid(image: PILImage.Image, grid: Grid, any_gap: bool = False) -> Grid:
     """``grid`` with each axis's start, pitch and tile size nudged so that every tile's sides sit on the
     strongest colour steps: a grid found from its lines can be a few pixels off (a frame's or a gap's far
     side taken for a tile's side), which matters when tiles are compared at their edges. Nudged again from
     where it lands, up to :data:`REFINE_ROUNDS` times, as each round moves the pitch and the tile size only
     so far (dev seed 42: a 3x3 first found 1.5 px too wide a pitch and 3 px too large a tile, gaps taken
-    into the cells, landed on the true grid in the second round)."""
+    into the cells, landed on the true grid in the second round). ``any_gap``: every gap width is tried, not
+    only the other axis's (for a grid cut evenly, whose tiles touch whatever the board's gaps)."""
     import numpy as np
 
     pixels = np.asarray(image.convert("RGB"))
@@ -568,11 +573,11 @@ def refine_grid(image: PILImage.Image, grid: Grid) -> Grid:
         inset_y = 0.1 * grid.rows.tile
         inset_x = 0.1 * grid.columns.tile
         columns = _refine_axis(
-            grid.columns, _step_profile(pixels, y0 + inset_y, y1 - inset_y), x0, x1, other_gap=grid.rows.gap
+            grid.columns, _step_profile(pixels, y0 + inset_y, y1 - inset_y), x0, x1, grid.rows.gap, any_gap
         )
         rows = _refine_axis(
             grid.rows, _step_profile(pixels.transpose(1, 0, 2), x0 + inset_x, x1 - inset_x), y0, y1,
-            other_gap=grid.columns.gap,
+            grid.columns.gap, any_gap,
         )
         if Grid(columns, rows) == grid:
             break
@@ -923,7 +928,7 @@ def outline_grids(
     scores = _grids_score(seams if seams is not None else _seam_maps(pixels), grids)
     out: list[Grid] = []
     for k in np.argsort(-scores, kind="stable"):
-        grid = refine_grid(image, grids[int(k)])
+        grid = refine_grid(image, grids[int(k)], any_gap=True)
         if grid not in out:
             out.append(grid)
             if len(out) == keep:

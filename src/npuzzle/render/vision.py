@@ -474,13 +474,16 @@ def _layouts(
 def _outlines(image: PILImage.Image, seams: tuple[np.ndarray, np.ndarray] | None = None) -> list[Grid]:
     """The best board outlines cut evenly (:func:`~npuzzle.render.locate.outline_grids`), each followed by its
     coarser cuts, refined (a busy picture makes quarter tiles look as much like tiles as the tiles)."""
-    from .locate import coarser_grids, outline_grids, refine_grid
+    from .locate import coarser_grids, outline_grids, refine_grid, square_grids
 
     out: list[Grid] = []
     for outline in outline_grids(image, OUTLINES, seams):
-        for grid in (outline, *(refine_grid(image, coarser) for coarser in coarser_grids(outline))):
-            if grid not in out:
-                out.append(grid)
+        for grid in (outline, *(refine_grid(image, coarser, any_gap=True) for coarser in coarser_grids(outline))):
+            # an outline takes in the board's border where the frame's edge outshines the tiles' own: one
+            # axis refined onto it, the other onto the tiles (dev seed 201) is recut to the other's tiles
+            for candidate in (grid, *(refine_grid(image, square) for square in square_grids(grid))):
+                if candidate not in out:
+                    out.append(candidate)
     return out
 
 
