@@ -325,12 +325,14 @@ def grid_cell_scores(seams: tuple[np.ndarray, np.ndarray], grid: Grid) -> list[f
     ]
 
 
-def grid_score(image: PILImage.Image, grid: Grid) -> float:
+def grid_score(image: PILImage.Image, grid: Grid, seams: tuple[np.ndarray, np.ndarray] | None = None) -> float:
     """The score :func:`locate_grid` weighs grids by: over the cells, how much each looks like a tile less
     :data:`CELL_BAR` (so cells that look like tiles add and others take away)."""
     import numpy as np
 
-    return float(_grids_score(_seam_maps(np.asarray(image.convert("RGB"))), [grid])[0])
+    if seams is None:
+        seams = _seam_maps(np.asarray(image.convert("RGB")))
+    return float(_grids_score(seams, [grid])[0])
 
 
 def _grids_score(seams: tuple[np.ndarray, np.ndarray], grids: Sequence[Grid]) -> np.ndarray:
@@ -884,7 +886,8 @@ def grid_grown(grid: Grid, side: str) -> Grid:
     return Grid(c, replace(r, start=r.start - r.pitch if side == "top" else r.start, count=r.count + 1))
 
 
-OUTLINE_LINES = 12  # strongest lines per axis whose pairs may be a board's outer sides
+OUTLINE_LINES = 12  # strongest lines per axis whose pairs may be a board's outer sides ...
+OUTLINE_LINE_MIN = 0.02  # ... among those straight over at least this share of the screenshot
 OUTLINE_SIZES = range(2, 9)  # tiles per side an outline is cut into
 OUTLINE_SQUARE = 0.04  # |relative difference| of an outline's cells' width and height
 
@@ -903,7 +906,7 @@ def outline_grids(
     vertical, horizontal = _edge_maps(pixels)
 
     def axes(edges: np.ndarray) -> list[tuple[float, Axis]]:  # (pitch, axis), by pitch
-        pos, strength = _peaks(_profile(edges, 0, edges.shape[0]), 0.02)
+        pos, strength = _peaks(_profile(edges, 0, edges.shape[0]), OUTLINE_LINE_MIN)
         if len(pos) > OUTLINE_LINES:
             pos = pos[np.sort(np.argsort(-strength)[:OUTLINE_LINES])]
         out = []
@@ -1018,7 +1021,12 @@ def _grown_over_tiles(seams: tuple[np.ndarray, np.ndarray], pixels: np.ndarray, 
         grid = best[1]
 
 
-def grids_around_hole(image: PILImage.Image, hole: Box, located: Sequence[Grid] = ()) -> list[tuple[float, Grid]]:
+def grids_around_hole(
+    image: PILImage.Image,
+    hole: Box,
+    located: Sequence[Grid] = (),
+    seams: tuple[np.ndarray, np.ndarray] | None = None,
+) -> list[tuple[float, Grid]]:
     """Grids with ``hole`` as one cell, best scoring first (as :func:`locate_grid` scores them): the hole is
     one tile, or one tile and the gap around it, for every gap up to :data:`MAX_GAP_PX` (and those of the
     ``located`` grids); each grows from the hole over the cells that look like tiles, and the best few
@@ -1027,7 +1035,8 @@ def grids_around_hole(image: PILImage.Image, hole: Box, located: Sequence[Grid] 
     import numpy as np
 
     pixels = np.asarray(image.convert("RGB"))
-    seams = _seam_maps(pixels)
+    if seams is None:  # (the screenshot's, as a reader may have them already)
+        seams = _seam_maps(pixels)
     x0, y0, x1, y1 = hole
     gaps = sorted({float(g) for g in range(int(MAX_GAP_PX) + 1)}
                   | {round(max(0.0, g.columns.gap), 1) for g in located})  # fmt: skip

@@ -820,7 +820,7 @@ def _read_picture(
     # tried once more (only then: a flat piece of picture can pass for the hole and mislead the fit; and a
     # sure reading is not second-guessed by the hole's sides, which JPEG blurs by up to its 8 px blocks)
     tried = [refined]
-    fitted = _grid_on_hole(image, grid)
+    fitted = _grid_on_hole(memo, grid)
     if fitted != grid:
         tried.append(refine_grid(image, fitted))
         try:
@@ -1065,7 +1065,7 @@ OUTLINE_CELLS = 64  # ... and cells of them reassembled at most, in all
 HOLE_RECTANGLES = 3  # flat rectangles (where the hole may be) a grid is fitted to
 
 
-def _grid_on_hole(image: PILImage.Image, grid: Grid) -> Grid:
+def _grid_on_hole(memo: _PictureMemo, grid: Grid) -> Grid:
     """The best grid that has one of the flat rectangles around ``grid`` (where the hole may be, one tile's
     size) as a cell (:func:`npuzzle.render.locate.grids_around_hole`), when ``grid`` has none of them as a
     cell, or has one but scores lower (a part of the board); else ``grid``. The lines of touching tiles
@@ -1073,17 +1073,18 @@ def _grid_on_hole(image: PILImage.Image, grid: Grid) -> Grid:
     seeds: 3x3 boards read as 5x4 and 2x2, a 4x4 as 4x7)."""
     from .locate import grid_score, grids_around_hole, holds_hole, hole_rectangles
 
+    image = memo.image
     try:
         located = [grid, *locate_grids(image, None, None, keep=GRID_ALTERNATIVES)]
     except GridNotFoundError:  # the grid came from elsewhere (a crop cut evenly)
         located = [grid]
     holes = hole_rectangles(image, located)[:HOLE_RECTANGLES]
-    fitted = [best for hole in holes for best in grids_around_hole(image, hole, located)[:1]]
+    fitted = [best for hole in holes for best in grids_around_hole(image, hole, located, memo.seams())[:1]]
     if not fitted:
         return grid
     score, best = max(fitted, key=lambda sg: sg[0])
     if any(holds_hole(grid, hole) for hole in holes):  # the grid has the hole: is it all of the board?
-        return best if score > grid_score(image, grid) else grid
+        return best if score > grid_score(image, grid, memo.seams()) else grid
     return best if score > 0 else grid
 
 
