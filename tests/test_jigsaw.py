@@ -784,10 +784,12 @@ def test_a_board_read_without_its_size_is_read_with_it_too(seed: int) -> None:
 
 
 def test_a_free_reading_of_another_size_is_not_taken_for_the_size_given() -> None:
-    """A 3x3 said to be a 4x4: whatever the free reading finds, it is not of the size given: refused."""
+    """A 3x3 said to be a 4x4: the free reading is not of the size given, so the reading is refused, and the
+    message says what size the board looks like."""
     shot = game_screenshot(random_style(2, kind="picture", missing_bottom_right=True))
-    with pytest.raises(PuzzleError):
+    with pytest.raises(PuzzleError, match="without --size, the board looks like a 3x3") as refused:
         read_screenshot(shot.image, 4, 4)
+    assert isinstance(refused.value, PictureReassemblyError) and refused.value.reading is not None
 
 
 def test_a_grid_of_too_many_cells_is_refused_before_any_reassembly() -> None:

@@ -31,6 +31,7 @@ Confidence
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -577,8 +578,13 @@ def _read_as_if_no_size(
         reading = _read_without_reference(image, grids, problem, None, None, hole_home, strict)
     except ReadingError:
         raise refusal from None
-    if (reading.board.width, reading.board.height) != (width, height) or reading.ambiguous:
+    if reading.ambiguous:
         raise refusal
+    found = (reading.board.width, reading.board.height)
+    if found != (width, height):  # a sure board of another size: the size given is the likely cause
+        amended = copy.copy(refusal)
+        amended.args = (f"{refusal}; read without --size, the board looks like a {found[0]}x{found[1]}",)
+        raise amended from None
     return reading
 
 
