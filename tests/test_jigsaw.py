@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -822,3 +823,25 @@ def test_three_cycles_are_weighed_among_the_dearest_tiles_on_big_boards() -> Non
             cycled = neighbours[: k * (k - 1) * (k - 2) // 3]
             moved = np.flatnonzero((cycled != np.asarray(arrangement)[None]).any(axis=0))
             assert len(moved) == k and costs[moved].min() >= np.sort(costs[:m])[::-1][k - 1] - 1e-12
+
+
+def test_summed_step_profiles_are_the_step_profiles() -> None:
+    """refine_grid reads its step profiles off per-screenshot sums (:func:`locate._step_maps`); they are
+    the same numbers as the plain mean over the range (:func:`locate._step_profile`), ranges past either
+    end included."""
+    from npuzzle.render import locate
+
+    rng = np.random.default_rng(0)
+    for trial in range(20):
+        h, w = (int(v) for v in rng.integers(5, 50, 2))
+        pixels = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        if trial % 4 == 0:  # flat rows: steps of 0 only
+            pixels[:] = pixels[:1]
+        by_columns, by_rows = locate._step_maps(Image.fromarray(pixels))
+        for lo, hi in [(0, h), (-3.2, 4.6), (2.5, h - 1.5), (h - 2, h + 5), (-10, -4), (1.4, 1.6), (h + 1, h + 3)]:
+            with warnings.catch_warnings():  # the plain mean of no rows warns (and is NaN)
+                warnings.simplefilter("ignore", RuntimeWarning)
+                down = locate._step_profile(pixels, lo, hi)
+                across = locate._step_profile(pixels.transpose(1, 0, 2), lo, hi)
+            assert np.array_equal(down, locate._summed_profile(by_columns, lo, hi), equal_nan=True)
+            assert np.array_equal(across, locate._summed_profile(by_rows, lo, hi), equal_nan=True)
