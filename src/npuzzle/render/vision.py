@@ -778,7 +778,7 @@ HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next 
 HOLE_FLAT_BLACK = 1.5  # ... or this many times when it is black (dark picture tiles still show texture)
 HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this is black
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
-PICTURE_MAX_CELLS = 64  # cells of the largest board reassembled with no reference (an 8x8: 14 s a hole; 10x10: 77 s, 1 GB)
+PICTURE_MAX_CELLS = 64  # cells of the largest board put back with no reference (8x8: 14 s a hole; 10x10: 77 s)
 MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams ...
 WITNESS_MARGIN = 0.1  # ... or this many, when the gradient measure also puts it first by MIN_MARGIN ...
 WITNESS_BUDDIES = 0.5  # ... and this share of its seams join mutual best matches under both measures
@@ -917,10 +917,10 @@ def _witnessed_on(
     margin: float = WITNESS_MARGIN,
 ) -> ScreenshotReading | None:
     """A reading of ``grid`` that two seam measures agree on, or None: the prediction measure's best
-    arrangement at least ``margin`` ahead (:data:`MIN_MARGIN` on grids trusted less), the same arrangement best with the gradient
-    compatibility added (:func:`npuzzle.render.jigsaw.seam_costs`) and :data:`MIN_MARGIN` ahead there,
-    :data:`WITNESS_BUDDIES` of its seams joining mutual best matches under both, and every other check passed
-    by both (the hole's cell by the full margin). On a grid 10 px off (unseen seed 15022) both measures put
+    arrangement at least ``margin`` ahead (:data:`MIN_MARGIN` on grids trusted less), the same arrangement
+    best with the gradient compatibility added (:func:`npuzzle.render.jigsaw.seam_costs`) and
+    :data:`MIN_MARGIN` ahead there, :data:`WITNESS_BUDDIES` of its seams joining mutual best matches under
+    both, and every other check passed by both (the hole's cell by the full margin). On a grid 10 px off (unseen seed 15022) both measures put
     one wrong 3x3 first with margins 0.24 and 0.27, but only 30 % of its seams joined mutual best matches."""
     width, height = grid.width, grid.height
     missing = parse_hole_home(hole_home, width, height)
