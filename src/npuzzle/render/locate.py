@@ -27,13 +27,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .image import PictureError
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
     from PIL import Image as PILImage
+
+T = TypeVar("T")
 
 EDGE_STEP = 14.0  # 0..255 units: a colour step this large across two pixels is an edge
 RUN = 12  # pixels: an edge pixel counts when the edge runs straight this long (text and texture do not)
@@ -374,22 +376,29 @@ def locate_grid(
 _SCORED_CACHE: dict[tuple[object, ...], list[tuple[float, Grid]]] = {}  # the last screenshot's grids
 
 
+def last_screenshots(cache: dict[tuple[object, ...], T], pixels: np.ndarray, more: tuple[object, ...],
+                     work: Callable[[], T]) -> T:  # fmt: skip
+    """``work()`` for the screenshot ``pixels`` (and the arguments ``more``), kept in ``cache`` for the last
+    screenshot only: a reading asks the same questions about one screenshot many times."""
+    import hashlib
+
+    key = (hashlib.blake2b(pixels.tobytes(), digest_size=16).digest(), pixels.shape, *more)
+    value = cache.get(key)  # one lookup: another thread (the web server) may clear it meanwhile
+    if value is None:
+        value = work()
+        cache.clear()
+        cache[key] = value
+    return value
+
+
 def _scored_grids(image: PILImage.Image, width: int | None, height: int | None) -> list[tuple[float, Grid]]:
     """Every candidate grid with its score (the sum over its cells of how tile-like they are). The last
     screenshot's answer is kept: a reader with a reference asks :func:`locate_grids` and then
     :func:`candidate_grids` about the same screenshot (a second of work each on a large one)."""
-    import hashlib
-
     import numpy as np
 
     pixels = np.asarray(image.convert("RGB"))
-    key = (hashlib.blake2b(pixels.tobytes(), digest_size=16).digest(), pixels.shape, width, height)
-    scored = _SCORED_CACHE.get(key)  # one lookup: another thread (the web server) may clear it meanwhile
-    if scored is None:
-        scored = _score_grids(pixels, width, height)
-        _SCORED_CACHE.clear()
-        _SCORED_CACHE[key] = scored
-    return list(scored)
+    return list(last_screenshots(_SCORED_CACHE, pixels, (width, height), lambda: _score_grids(pixels, width, height)))
 
 
 def _score_grids(pixels: np.ndarray, width: int | None, height: int | None) -> list[tuple[float, Grid]]:
@@ -524,25 +533,16 @@ def _step_maps(image: PILImage.Image) -> tuple[np.ndarray, np.ndarray]:
     ``columns[y, x]`` the sum over rows ``< y`` of the step between pixels ``x`` and ``x + 1``; ``rows``
     likewise, transposed. :func:`_step_profile` of any range is then a difference of two rows. The last
     screenshot's are kept: a reading refines tens of grids on one screenshot (a third of a refusal's time)."""
-    import hashlib
-
     import numpy as np
 
+    def summed(p: np.ndarray) -> np.ndarray:
+        step = np.abs(np.diff(p.astype(np.int16), axis=1)).max(axis=2)
+        out = np.zeros((p.shape[0] + 1, p.shape[1] - 1))
+        np.cumsum(step, axis=0, out=out[1:])
+        return out
+
     pixels = np.asarray(image.convert("RGB"))
-    key = (hashlib.blake2b(pixels.tobytes(), digest_size=16).digest(), pixels.shape)
-    maps = _STEP_CACHE.get(key)  # one lookup: another thread (the web server) may clear it meanwhile
-    if maps is None:
-
-        def summed(p: np.ndarray) -> np.ndarray:
-            step = np.abs(np.diff(p.astype(np.int16), axis=1)).max(axis=2)
-            out = np.zeros((p.shape[0] + 1, p.shape[1] - 1))
-            np.cumsum(step, axis=0, out=out[1:])
-            return out
-
-        maps = (summed(pixels), summed(pixels.transpose(1, 0, 2)))
-        _STEP_CACHE.clear()
-        _STEP_CACHE[key] = maps
-    return maps
+    return last_screenshots(_STEP_CACHE, pixels, (), lambda: (summed(pixels), summed(pixels.transpose(1, 0, 2))))
 
 
 def _summed_profile(summed: np.ndarray, lo: float, hi: float) -> np.ndarray:

@@ -472,20 +472,30 @@ def _layouts(
     return grids, problem
 
 
+_OUTLINES_CACHE: dict[tuple[object, ...], list[Grid]] = {}  # the last screenshot's (asked for twice)
+
+
 def _outlines(image: PILImage.Image, seams: tuple[np.ndarray, np.ndarray] | None = None) -> list[Grid]:
     """The best board outlines cut evenly (:func:`~npuzzle.render.locate.outline_grids`), each followed by its
-    coarser cuts, refined (a busy picture makes quarter tiles look as much like tiles as the tiles)."""
-    from .locate import coarser_grids, outline_grids, refine_grid, square_grids
+    coarser cuts, refined (a busy picture makes quarter tiles look as much like tiles as the tiles). The last
+    screenshot's are kept: with no grid located they are the layouts, and a refused reading asks again."""
+    import numpy as np
 
-    out: list[Grid] = []
-    for outline in outline_grids(image, OUTLINES, seams):
-        for grid in (outline, *(refine_grid(image, coarser, any_gap=True) for coarser in coarser_grids(outline))):
-            # an outline takes in the board's border where the frame's edge outshines the tiles' own: one
-            # axis refined onto it, the other onto the tiles (dev seed 201) is recut to the other's tiles
-            for candidate in (grid, *(refine_grid(image, square) for square in square_grids(grid))):
-                if candidate not in out:
-                    out.append(candidate)
-    return out
+    from .locate import coarser_grids, last_screenshots, outline_grids, refine_grid, square_grids
+
+    def work() -> list[Grid]:
+        out: list[Grid] = []
+        for outline in outline_grids(image, OUTLINES, seams):
+            coarser = [refine_grid(image, grid, any_gap=True) for grid in coarser_grids(outline)]
+            for grid in (outline, *coarser):
+                # an outline takes in the board's border where the frame's edge outshines the tiles' own: one
+                # axis refined onto it, the other onto the tiles (dev seed 201) is recut to the other's tiles
+                for candidate in (grid, *(refine_grid(image, square) for square in square_grids(grid))):
+                    if candidate not in out:
+                        out.append(candidate)
+        return out
+
+    return list(last_screenshots(_OUTLINES_CACHE, np.asarray(image.convert("RGB")), (), work))
 
 
 def read_screenshot(
