@@ -589,6 +589,39 @@ def test_refine_grid_finds_any_gap_in_a_grid_cut_evenly(gap: int) -> None:
         assert abs(axis.tile - true.tile) <= 1.0 and abs(axis.start - true.start) <= 1.0
 
 
+def _grid_error(grid: Grid, truth: Grid) -> float:
+    """The largest distance (pixels) between a cell side of ``grid`` and the same side of ``truth``."""
+    return max(abs(a - b) for box, true in zip(grid.cell_boxes(), truth.cell_boxes(), strict=True)
+               for a, b in zip(box, true, strict=True))  # fmt: skip
+
+
+def test_refine_grid_capped_keeps_a_strong_board_edge_out_of_the_tiles() -> None:
+    """Dev seed 297 (5x5, 2 px gaps, the board's edge a far stronger step than the tiles' sides): refined as
+    usual the outer tiles reach over to the board's edge (2 px early, the pitch 0.5 px long); with no side
+    counting more than a typical tile side, every cell side lands within a pixel of the truth."""
+    shot = game_screenshot(random_style(297, kind="picture", missing_bottom_right=True))
+    truth = _true_grid(shot)
+    located = grid_grown(locate_grid(shot.image), "bottom")  # (the reader grows the 5x4 it locates)
+    assert (located.width, located.height) == (5, 5)
+    assert _grid_error(refine_grid(shot.image, located), truth) > 2.0
+    assert _grid_error(refine_grid(shot.image, located, capped=True), truth) <= 1.0
+
+
+@pytest.mark.parametrize("seed", [297, 367])
+def test_a_grid_refined_with_capped_steps_reads_only_when_both_measures_agree(seed: int) -> None:
+    """Dev seed 297 reads right on the capped grid (refused on the usual one). Dev seed 367 (3x6, a frame
+    and a gap-coloured margin round the tiles): its capped grid's columns take the frame's strip in, and the
+    first measure alone put a wrong arrangement 0.26 ahead there; read only as both measures agree, it is
+    refused, never read wrong."""
+    shot = game_screenshot(random_style(seed, kind="picture", missing_bottom_right=True))
+    try:
+        reading = read_screenshot(shot.image)
+    except PuzzleError:
+        assert seed == 367
+        return
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def _true_grid(shot: Shot) -> Grid:
     style = shot.style
     x, y, _, _ = shot.box

@@ -557,7 +557,13 @@ def _summed_profile(summed: np.ndarray, lo: float, hi: float) -> np.ndarray:
 
 
 def _refine_axis(
-    axis: Axis, profile: np.ndarray, lo: float, hi: float, other_gap: float = 0.0, any_gap: bool = False
+    axis: Axis,
+    profile: np.ndarray,
+    lo: float,
+    hi: float,
+    other_gap: float = 0.0,
+    any_gap: bool = False,
+    capped: bool = False,
 ) -> Axis:
     """``axis`` with start, pitch and tile size moved (by up to :data:`REFINE_SHIFT` px) to where the
     tiles' sides lie on the strongest steps of ``profile`` (see :func:`_step_profile`).
@@ -565,12 +571,19 @@ def _refine_axis(
     Each distinct side counts once, less the profile's median over ``lo..hi`` (the board): a side on a
     step adds, a side on mere texture adds about nothing. So touching tiles (``n + 1`` sides, the inner ones
     weak seams in a continuous picture) and tiles with gaps (``2 n`` sides, all strong) are told apart, and a
-    tile does not grow over a gap (the gap's far side is the next tile's near side, counted once)."""
+    tile does not grow over a gap (the gap's far side is the next tile's near side, counted once).
+    ``capped``: no side counts more than the median of the ``n + 1`` strongest steps over the board (see
+    :func:`refine_grid`)."""
     import numpy as np
 
     n = axis.count
     baseline = float(np.median(profile[max(0, round(lo)) : max(round(lo) + 1, round(hi))]))
     gain = profile - baseline
+    if capped:
+        inside = gain[max(1, round(lo)) : max(round(lo) + 2, round(hi))]
+        peaks = inside[1:-1][(inside[1:-1] >= inside[:-2]) & (inside[1:-1] >= inside[2:])]
+        if len(peaks) > n:
+            gain = np.minimum(gain, float(np.median(np.sort(peaks)[-(n + 1) :])))
     shifts = np.arange(-REFINE_SHIFT, REFINE_SHIFT + 1e-9, REFINE_STEP)
     pitch_shifts = np.arange(-1.5, 1.5 + 1e-9, 0.1)
     xs = np.arange(len(profile), dtype=np.float64)
@@ -599,24 +612,39 @@ def _refine_axis(
     return best[1]
 
 
-def refine_grid(image: PILImage.Image, grid: Grid, any_gap: bool = False) -> Grid:
+def refine_grid(image: PILImage.Image, grid: Grid, any_gap: bool = False, capped: bool = False) -> Grid:
     """``grid`` with each axis's start, pitch and tile size nudged so that every tile's sides sit on the
     strongest colour steps: a grid found from its lines can be a few pixels off (a frame's or a gap's far
     side taken for a tile's side), which matters when tiles are compared at their edges. Nudged again from
     where it lands, up to :data:`REFINE_ROUNDS` times, as each round moves the pitch and the tile size only
     so far (dev seed 42: a 3x3 first found 1.5 px too wide a pitch and 3 px too large a tile, gaps taken
     into the cells, landed on the true grid in the second round). ``any_gap``: every gap width is tried, not
-    only the other axis's (for a grid cut evenly, whose tiles touch whatever the board's gaps)."""
+    only the other axis's (for a grid cut evenly, whose tiles touch whatever the board's gaps). ``capped``: no
+    side's step counts more than a typical tile side's (the median of the strongest ``n + 1`` steps): a
+    frame's edges, far stronger than the tiles' own sides, otherwise pull the outer tiles over the frame and
+    stretch the pitch (dev seed 297: a 5x5 found 2 px early with a pitch 0.5 px too large)."""
     by_columns, by_rows = _step_maps(image)
     for _ in range(REFINE_ROUNDS):
         x0, y0, x1, y1 = grid.box
         inset_y = 0.1 * grid.rows.tile
         inset_x = 0.1 * grid.columns.tile
         columns = _refine_axis(
-            grid.columns, _summed_profile(by_columns, y0 + inset_y, y1 - inset_y), x0, x1, grid.rows.gap, any_gap
+            grid.columns,
+            _summed_profile(by_columns, y0 + inset_y, y1 - inset_y),
+            x0,
+            x1,
+            grid.rows.gap,
+            any_gap,
+            capped,
         )
         rows = _refine_axis(
-            grid.rows, _summed_profile(by_rows, x0 + inset_x, x1 - inset_x), y0, y1, grid.columns.gap, any_gap
+            grid.rows,
+            _summed_profile(by_rows, x0 + inset_x, x1 - inset_x),
+            y0,
+            y1,
+            grid.columns.gap,
+            any_gap,
+            capped,
         )
         if Grid(columns, rows) == grid:
             break
@@ -769,6 +797,13 @@ GAP_ALIKE_PX = 1.5  # pixels, plus GAP_ALIKE_SHARE of the pitch: a fitted grid's
 GAP_ALIKE_SHARE = 0.02
 SIDES_BAR = 0.25  # a row or column of cells is added to a grid when their sides are this much steps ...
 TEXTURE_SHARE = 0.35  # ... and they vary in colour this share as much as the grid's tiles (not flat frame)
+
+
+def gaps_alike(grid: Grid) -> bool:
+    """Whether ``grid``'s gaps are alike both ways (within :data:`GAP_ALIKE_PX` plus :data:`GAP_ALIKE_SHARE`
+    of the pitch), as a board's are: refined axis by axis, a grid can take a gap or a frame's strip into its
+    cells one way only."""
+    return abs(grid.columns.gap - grid.rows.gap) <= GAP_ALIKE_PX + GAP_ALIKE_SHARE * grid.columns.pitch
 
 
 def _rms_spread(block: np.ndarray) -> float:
@@ -1095,7 +1130,6 @@ def grids_around_hole(
             grid = _grown_over_tiles(seams, pixels, refine_grid(image, grid))
         # refined axis by axis, a grid can take the gaps into its cells one way only (the gaps of a board
         # are alike both ways: dev seed 139, columns cut gap and tile together, read wrong)
-        alike = abs(grid.columns.gap - grid.rows.gap) <= GAP_ALIKE_PX + GAP_ALIKE_SHARE * grid.columns.pitch
-        if grid.width >= 2 and grid.height >= 2 and alike and holds_hole(grid, hole):
+        if grid.width >= 2 and grid.height >= 2 and gaps_alike(grid) and holds_hole(grid, hole):
             out[grid] = float(_grids_score(seams, [grid])[0])
     return sorted(((s, g) for g, s in out.items()), key=lambda sg: -sg[0])

@@ -810,7 +810,7 @@ def _read_picture(
     second seam measure may still vouch for a reading (:func:`_witnessed_on`), also on grids with one axis
     recut to the other's square tiles (:func:`~npuzzle.render.locate.square_grids`) and, by the full margin,
     on the board's outlines cut evenly (:func:`_outlines`)."""
-    from .locate import refine_grid, square_grids
+    from .locate import gaps_alike, refine_grid, square_grids
 
     memo = _PictureMemo(image)
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
@@ -845,6 +845,12 @@ def _read_picture(
                 return other
         except PictureReassemblyError:
             pass
+    # refined with no side counting more than a typical tile side (a frame's edges pull the outer tiles over
+    # the frame: dev seed 297), read only when both seam measures agree (below; on its own the first measure
+    # read a wrong 3x6 0.26 ahead on such a grid whose columns took the frame's strip in, dev seed 367)
+    capped = _grown_while_tiles_go_on(memo, refine_grid(image, grid, capped=True), refine=True, capped=True)
+    if gaps_alike(capped) and capped not in tried:
+        tried.append(capped)
     # one axis found on other lines than the tiles': the other axis's square tiles, read only when both seam
     # measures agree (below; on its own the first measure put a wrong 3x3 0.26 ahead on such a grid, dev 356)
     for square in square_grids(refined):
@@ -904,9 +910,10 @@ class _PictureMemo:
         return self.assemblies[grid, gradient]
 
 
-def _grown_while_tiles_go_on(memo: _PictureMemo, grid: Grid, refine: bool) -> Grid:
+def _grown_while_tiles_go_on(memo: _PictureMemo, grid: Grid, refine: bool, capped: bool = False) -> Grid:
     """``grid`` grown by a row or column at a time while the cells beyond it look like tiles
-    (:func:`_grid_goes_on`), up to :data:`MAX_SIDE` a side; each grown grid refined when ``refine``."""
+    (:func:`_grid_goes_on`), up to :data:`MAX_SIDE` a side; each grown grid refined when ``refine``
+    (``capped`` as :func:`~npuzzle.render.locate.refine_grid`)."""
     from .locate import grid_grown, refine_grid
 
     for _ in range(2 * MAX_SIDE):
@@ -915,7 +922,7 @@ def _grown_while_tiles_go_on(memo: _PictureMemo, grid: Grid, refine: bool) -> Gr
             break
         grid = grid_grown(grid, side)
         if refine:
-            grid = refine_grid(memo.image, grid)
+            grid = refine_grid(memo.image, grid, capped=capped)
     return grid
 
 
