@@ -622,6 +622,16 @@ def test_a_grid_refined_with_capped_steps_reads_only_when_both_measures_agree(se
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+def test_a_missed_column_of_half_dark_tiles_is_seen_to_go_on() -> None:
+    """Dev seed 103 (6x4, touching tiles): the grid without its first column (two tiles of detail, two of a
+    dark uniform beside it) reassembles confidently into a wrong 5x4; the column beyond must count as tiles."""
+    shot = game_screenshot(random_style(103, kind="picture", missing_bottom_right=True))
+    truth = _true_grid(shot)
+    c = truth.columns
+    part = Grid(Axis(c.start + c.pitch, c.pitch, c.tile, c.count - 1), truth.rows)
+    assert _grid_goes_on(shot.image, part) == "left"
+
+
 def _true_grid(shot: Shot) -> Grid:
     style = shot.style
     x, y, _, _ = shot.box
