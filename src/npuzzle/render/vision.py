@@ -821,8 +821,13 @@ def _read_picture(
     refused: PictureReassemblyError | None = None
     try:
         reading = _reassembled_on(memo, refined, hole_home, strict, size_given)
-        if not reading.ambiguous:
+        if not reading.ambiguous and (
+            gaps_alike(refined) or _witnessed_on(memo, refined, hole_home, size_given, MIN_MARGIN) is not None
+        ):
             return reading
+        if not reading.ambiguous:  # gaps unlike across and down: a gap or a frame's strip taken into the tiles
+            refused = _unlike_gaps(refined, reading, strict)
+            reading = replace(reading, ambiguous=(tuple(range(refined.width * refined.height)),))
     except PictureReassemblyError as exc:
         refused = exc
     if size_given:  # one grid, of the size given: only the second measure may still vouch for it
@@ -878,6 +883,23 @@ def _read_picture(
     if refused is not None:  # the first grid's refusal is the one reported
         raise refused
     return reading
+
+
+def _unlike_gaps(grid: Grid, reading: ScreenshotReading, strict: bool) -> PictureReassemblyError | None:
+    """The refusal of a sure ``reading`` on a ``grid`` whose gaps differ across and down (not
+    :func:`~npuzzle.render.locate.gaps_alike`) that the second seam measure does not vouch for; None when not
+    ``strict`` (the reading is then only marked ambiguous). Such a grid took a gap or a frame's strip into
+    its cells one way: dev seed 364's columns, 14 px of gap against the rows' 1, read a wrong 3x3 0.29 ahead
+    when the seams were averaged over five cuts instead of three (tried, not kept)."""
+    if not strict:
+        return None
+    return PictureReassemblyError(
+        f"could not put the {grid.width}x{grid.height} picture back together with confidence (the grid's gaps "
+        f"differ across and down, {grid.columns.gap:.1f} and {grid.rows.gap:.1f} px, and the second seam "
+        "measure does not vouch for the reading): check --size and --crop, or give the original picture with "
+        "--reference, or accept the best guess with --allow-ambiguous",
+        reading,
+    )
 
 
 @dataclass
