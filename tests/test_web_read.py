@@ -164,3 +164,13 @@ def test_picture_tiles_without_a_reference_are_put_back_together(client: TestCli
     read = response.json()
     assert read["tiles"] == list(shot.board.tiles) and read["goal"] == list(shot.goal.tiles)
     assert read["kind"] == "picture"
+
+
+def test_a_reading_past_its_budget_says_so() -> None:
+    """A reading that outlasts the server's read budget (and its grace) is a 422 naming the screenshot
+    reading and the budget, not a search."""
+    shot = game_screenshot(Style(width=5, height=5, kind="picture", seed=4, jpeg=70))
+    with TestClient(create_app(WebSettings(read_seconds=0.001, grace_seconds=0.001))) as slow:
+        response = slow.post("/api/read", json={"screenshot": encode(shot.image)})
+    body = assert_refused(response, 422, says="screenshot reading did not finish within its 0.001 s budget")
+    assert body["limit"] == "max_seconds"

@@ -267,9 +267,10 @@ class _Lanes:
 
         return release
 
-    async def run(self, lane: str, fn: Callable[[], T], budget: float) -> T:
+    async def run(self, lane: str, fn: Callable[[], T], budget: float, work: str = "search") -> T:
         """Run ``fn`` in the pool once ``lane`` has a free slot; the slot is held until ``fn`` returns,
-        even when this request gives up or its client goes away."""
+        even when this request gives up or its client goes away. ``work`` names it in the message of a
+        request that gives up."""
         release = await self.acquire(lane)
         future = asyncio.get_running_loop().run_in_executor(self.pool(), fn)
         future.add_done_callback(release)
@@ -277,7 +278,7 @@ class _Lanes:
             return await asyncio.wait_for(asyncio.shield(future), budget + self.settings.grace_seconds)
         except TimeoutError:
             raise SearchLimitExceeded(
-                f"the search did not finish within its {budget:g} s budget", limit="max_seconds"
+                f"the {work} did not finish within its {budget:g} s budget", limit="max_seconds"
             ) from None
 
     async def quick(self, fn: Callable[[], T]) -> T:
@@ -930,7 +931,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         found), with a confidence per cell. Refuses (400, ``detail`` naming the likely cause: size, crop,
         reference, an unreadable number) rather than answer a board it does not stand behind."""
         return await lanes.run(
-            "heavy", lambda: read_now(request, settings.max_read_pixels), settings.read_seconds
+            "heavy", lambda: read_now(request, settings.max_read_pixels), settings.read_seconds, "screenshot reading"
         )
 
     @app.api_route(
