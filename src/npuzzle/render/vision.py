@@ -821,11 +821,11 @@ def _read_picture(
     refused: PictureReassemblyError | None = None
     try:
         reading = _reassembled_on(memo, refined, hole_home, strict, size_given)
-        if not reading.ambiguous and (
-            gaps_alike(refined) or _witnessed_on(memo, refined, hole_home, size_given, MIN_MARGIN) is not None
-        ):
-            return reading
-        if not reading.ambiguous:  # gaps unlike across and down: a gap or a frame's strip taken into the tiles
+        if not reading.ambiguous:
+            if gaps_alike(refined) or _witnessed_on(memo, refined, hole_home, size_given, MIN_MARGIN) is not None:
+                return reading
+            # gaps unlike across and down (a gap or a frame's strip taken into the tiles one way) and the
+            # second measure does not vouch for the reading
             refused = _unlike_gaps(refined, reading, strict)
             reading = replace(reading, ambiguous=(tuple(range(refined.width * refined.height)),))
     except PictureReassemblyError as exc:
@@ -959,8 +959,9 @@ def _witnessed_on(
     arrangement at least ``margin`` ahead (:data:`MIN_MARGIN` on grids trusted less), the same arrangement
     best with the gradient compatibility added (:func:`npuzzle.render.jigsaw.seam_costs`) and
     :data:`MIN_MARGIN` ahead there, :data:`WITNESS_BUDDIES` of its seams joining mutual best matches under
-    both, and every other check passed by both (the hole's cell by the full margin). On a grid 10 px off (unseen seed 15022) both measures put
-    one wrong 3x3 first with margins 0.24 and 0.27, but only 30 % of its seams joined mutual best matches."""
+    both, and every other check passed by both (the hole's cell by the full margin). On a grid 10 px off
+    (unseen seed 15022) both measures put one wrong 3x3 first with margins 0.24 and 0.27, but only 30 % of its
+    seams joined mutual best matches."""
     width, height = grid.width, grid.height
     missing = parse_hole_home(hole_home, width, height)
     try:
