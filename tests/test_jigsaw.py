@@ -106,6 +106,30 @@ def test_gradient_costs_match_the_plain_formula_and_prefer_true_neighbours(photo
     assert sum(int(np.argmin(np.where(off[a], costs[a], np.inf)) == b) for a, b in pairs) >= 0.6 * len(pairs)
 
 
+def test_inner_seam_ratio_tells_a_tile_from_a_block_of_tiles(photo_4x4: Shot) -> None:
+    """The photo's own tiles meet themselves far better than a random pair of pieces (cut in halves or
+    thirds); cells that each hold a 2x2 block of shuffled tiles meet themselves at random seams. Checked
+    against the plain definition, piece by piece."""
+    truth = _truth(photo_4x4)
+    tiles = jigsaw.tile_arrays([cell for cell, home in zip(_true_cells(photo_4x4), truth, strict=True) if home >= 0])
+    order = np.random.default_rng(3).permutation(len(tiles))[:12]
+    blocks = np.stack([np.concatenate([np.concatenate(tiles[order[k : k + 2]], axis=1),
+                                       np.concatenate(tiles[order[k + 2 : k + 4]], axis=1)], axis=0)
+                       for k in range(0, 12, 4)])  # fmt: skip
+    for parts in (2, 3):
+        assert jigsaw.inner_seam_ratio(tiles, parts) < 0.5
+    assert jigsaw.inner_seam_ratio(blocks, 2) > 0.8
+
+    side = tiles.shape[1] // 3
+    pieces = [tiles[t, r * side : (r + 1) * side, c * side : (c + 1) * side]
+              for t in range(len(tiles)) for r in range(3) for c in range(3)]  # fmt: skip
+    lr, tb = jigsaw.seam_costs(np.stack(pieces))
+    within = [lr[9 * t + 3 * r + c, 9 * t + 3 * r + c + 1] for t in range(len(tiles)) for r in range(3) for c in range(2)]
+    within += [tb[9 * t + 3 * r + c, 9 * t + 3 * (r + 1) + c] for t in range(len(tiles)) for r in range(2) for c in range(3)]
+    others = [m[i, j] for m in (lr, tb) for i in range(len(pieces)) for j in range(len(pieces)) if i != j]
+    assert jigsaw.inner_seam_ratio(tiles, 3) == pytest.approx(float(np.median(within) / np.median(others)))
+
+
 def test_assemble_exact_cuts(photo_4x4: Shot) -> None:
     tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
     hole = photo_4x4.board.blank_cell
@@ -253,6 +277,19 @@ def test_small_boards_weigh_every_arrangement(solvable: bool) -> None:
     assert got.cost == pytest.approx(totals[0][0])
     assert got.margin == pytest.approx((totals[1][0] - totals[0][0]) / float(np.median(off)))
     assert got.homes == jigsaw._homes(totals[0][1], pieces, 9)
+
+    def relative(cost: np.ndarray) -> np.ndarray:  # each seam over its tiles' second-best on that side
+        out = np.empty_like(cost)
+        for i in range(n):
+            for j in range(n):
+                second_right = sorted(cost[i])[1]  # tile i's right side: its second-best neighbour there
+                second_left = sorted(cost[:, j])[1]  # (the diagonal, a tile beside itself, is forbidden)
+                out[i, j] = cost[i, j] / (second_right + 1e-6) + cost[i, j] / (second_left + 1e-6)
+        return out
+
+    lr_rel, tb_rel = relative(lr), relative(tb)
+    rel = [jigsaw._total(arrangement, lr_rel, tb_rel, width, height) for _, arrangement in totals]
+    assert got.relative_margin == pytest.approx(min(rel[1:]) - rel[0])
 
 
 def test_three_cycles_and_double_swaps_keep_parity_and_are_complete() -> None:
@@ -429,17 +466,7 @@ def test_an_unsolvable_arrangement_is_never_returned(monkeypatch: pytest.MonkeyP
         homes = list(got.homes)
         a, b = [i for i, h in enumerate(homes) if h >= 0][:2]
         homes[a], homes[b] = homes[b], homes[a]
-        return jigsaw.Assembly(
-            tuple(homes),
-            got.hole,
-            got.missing,
-            got.cost,
-            got.seam_ratio,
-            got.buddies,
-            got.margin,
-            got.confidence,
-            got.uncertain,
-        )
+        return dataclasses.replace(got, homes=tuple(homes))
 
     monkeypatch.setattr(jigsaw, "assemble", swapped)
     shot = game_screenshot(WINDOWS["photo-3x3-gaps"])
