@@ -789,10 +789,12 @@ HOLE_FLAT_BLACK = 1.5  # ... or this many times when it is black (dark picture t
 HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this is black
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
 PICTURE_MAX_CELLS = 64  # cells of the largest board put back with no reference (8x8: 14 s a hole; 10x10: 77 s)
-MIN_MARGIN = 0.25  # the best reassembly must beat every other one by this many typical seams ...
-WITNESS_MARGIN = 0.1  # ... or this many, when the gradient measure also puts it first by MIN_MARGIN ...
+LONE_MARGIN = 0.35  # the best reassembly must beat every other one by this many typical seams on its own ...
+MIN_MARGIN = 0.25  # ... or this many, when the gradient measure puts it first by as much (a witness) ...
+WITNESS_MARGIN = 0.1  # ... or even this many, when the gradient measure puts it first by MIN_MARGIN ...
 WITNESS_BUDDIES = 0.5  # ... and this share of its seams join mutual best matches under both measures
 SEAMS_3X3 = 10  # ... on boards with at least a 3x3's seams (12, less the hole's 2); fewer need more
+MIN_SEAMS = 3  # a board whose pieces meet at fewer seams (a 2x2: 2) is read only with its size given
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
 GRID_GOES_ON = 0.4  # cells beyond the grid whose sides are steps this much (median) are tiles too ...
 GRID_GOES_ON_SHARE = 0.5  # ... when that is also this share of the grid's own cells' median
@@ -878,11 +880,25 @@ def _read_picture(
         if budget < 0:
             break
         witnessed = _witnessed_on(memo, candidate, hole_home, margin=MIN_MARGIN)
-        if witnessed is not None:
+        if witnessed is not None and not _holds_smaller_tiles(memo, candidate, hole_home):
             return witnessed
     if refused is not None:  # the first grid's refusal is the one reported
         raise refused
     return reading
+
+
+def _holds_smaller_tiles(memo: _PictureMemo, grid: Grid, hole_home: int | str | None) -> bool:
+    """Whether the cells of ``grid`` (the hole's aside) each hold several tiles: their halves or thirds meet
+    no better than :data:`INNER_SEAM_RATIO` of a random pair's seam
+    (:func:`~npuzzle.render.jigsaw.inner_seam_ratio`). Unseen seed 26290, a 6x6 of touching tiles whose own
+    grid gave no sure reading: its outline cut 3x3 put every 2x2 block of tiles in one cell, and both measures
+    put a wrong arrangement of those blocks first (0.50 and 0.83 ahead; the cells' halves met at 0.76)."""
+    from .jigsaw import inner_seam_ratio, tile_arrays
+
+    missing = parse_hole_home(hole_home, grid.width, grid.height)
+    cells, assemblies = memo.reassembled(grid, missing, False)
+    tiles = tile_arrays([cell for k, cell in enumerate(cells) if k != assemblies[0].hole])
+    return max(inner_seam_ratio(tiles, parts) for parts in (2, 3)) >= INNER_SEAM_RATIO
 
 
 def _unlike_gaps(grid: Grid, reading: ScreenshotReading, strict: bool) -> PictureReassemblyError | None:
@@ -1055,7 +1071,9 @@ def _reassembled_on(
     best = assemblies[0]
     groups = (best.uncertain,) if best.uncertain else ()
     reading = _picture_reading(cells, best, grid, missing)
-    causes = _picture_causes(memo, grid, assemblies, size_given)
+    # on its own the first measure put a wrong 3x4 0.28 ahead on a grid within half a pixel (unseen seed
+    # 26404, JPEG quality 40: three flag tiles cycled); no wrong one on dev seeds 0-399 went past 0.31
+    causes = _picture_causes(memo, grid, assemblies, size_given, LONE_MARGIN)
     if causes and strict:
         raise PictureReassemblyError(
             f"could not put the {size} picture back together with confidence ({'; '.join(causes)}): the "
@@ -1082,10 +1100,19 @@ def _picture_causes(
         causes.append(f"its seams are hardly better than chance (ratio {best.seam_ratio:.2f})")
     # fewer seams are less evidence: a 2x2 has 4 seams against a 3x3's 12, so its margin must be larger
     n_seams = width * (height - 1) + height * (width - 1) - 2
+    if n_seams < MIN_SEAMS and not size_given:
+        causes.append(
+            f"a {width}x{height} board leaves only {n_seams} seams between its pieces to judge by (if it is one, "
+            f"give --size {width}x{height})"
+        )
     scale = max(1.0, (SEAMS_3X3 / n_seams) ** 0.5)
-    needed = margin * scale
-    if best.margin < needed:
-        causes.append(f"another arrangement fits almost as well (margin {best.margin:.2f} < {needed:.2f})")
+    if best.margin < margin * scale:
+        causes.append(f"another arrangement fits almost as well (margin {best.margin:.2f} < {margin * scale:.2f})")
+    elif best.relative_margin < 0:  # unseen seed 26147: a 3x3 grid with the frame in its outer cells, 0.37 ahead
+        causes.append(
+            f"another arrangement fits better with each seam weighed against its tiles' other matches "
+            f"(relative margin {best.relative_margin:.2f})"
+        )
     side = memo.goes_on(grid)
     if side is not None:
         causes.append(f"the tiles seem to go on {'to the ' if side in ('left', 'right') else 'at the '}{side}")
@@ -1099,6 +1126,13 @@ def _picture_causes(
             f"{kept:.0%} of neighbouring cells would hold neighbouring pieces, as when the grid cuts tiles "
             f"apart or the board is nearly solved (if it is a {width}x{height} board, give --size {width}x{height})"
         )
+    # each tile cut in two along one axis keeps fewer than half of all neighbours (unseen seed 26341: a 3x5
+    # read as a 6x5, 29 %, 0.47 ahead), but nearly every pair within the halves' blocks
+    elif _finer_cut(best.homes, width, height) and not (size_given and at_home >= NEARLY_SOLVED):
+        causes.append(
+            "the pieces pair up as parts of larger tiles, as when the grid cuts each tile apart (check --size "
+            "and --crop)"
+        )
     # another cell taken for the hole (another tile left out): its best arrangement must cost more by the
     # same margin, in typical seams (seam_ratio is the mean seam in typical seams)
     if len(assemblies) > 1 and (assemblies[1].seam_ratio - best.seam_ratio) * n_seams < MIN_MARGIN * scale:
@@ -1108,6 +1142,7 @@ def _picture_causes(
 
 OUTLINES = 2  # board outlines cut evenly (locate.outline_grids) tried when no other grid gives a reading ...
 OUTLINE_CELLS = 64  # ... and cells of them reassembled at most, in all
+INNER_SEAM_RATIO = 0.7  # cells whose halves or thirds meet this badly (of a random pair's seam) hold several tiles
 HOLE_RECTANGLES = 3  # flat rectangles (where the hole may be) a grid is fitted to
 
 
@@ -1165,7 +1200,8 @@ def _grid_goes_on(
 def _kept_share(homes: tuple[int, ...], width: int, height: int) -> float:
     """The share of the screenshot's pairs of neighbouring cells (the hole left out) whose tiles are
     neighbours in the same direction at home too. A shuffled board keeps few (on dev seeds 0..999 the median
-    is 4 %, the largest 50 %, on two 3x3 boards); a grid that cuts every tile in two keeps at least half."""
+    is 4 %, the largest 50 %, on two 3x3 boards); a grid that cuts every tile in two both ways keeps at least
+    half (cut one way only, as few as a third: :func:`_finer_cut` sees those)."""
     kept = total = 0
     for cell, home in enumerate(homes):
         if home < 0:
