@@ -1121,18 +1121,20 @@ def _picture_causes(
     # with the size given, many neighbours kept is a nearly solved board if most tiles are at home; a grid
     # that is not the board's (the even split of a whole window) keeps blocks of the picture together too,
     # but moved (a blurred board, whose lines were not found: rows of the window read one row down)
-    if kept > MAX_KEPT and not (size_given and at_home >= NEARLY_SOLVED):
-        causes.append(
-            f"{kept:.0%} of neighbouring cells would hold neighbouring pieces, as when the grid cuts tiles "
-            f"apart or the board is nearly solved (if it is a {width}x{height} board, give --size {width}x{height})"
-        )
-    # each tile cut in two along one axis keeps fewer than half of all neighbours (unseen seed 26341: a 3x5
-    # read as a 6x5, 29 %, 0.47 ahead), but nearly every pair within the halves' blocks
-    elif _finer_cut(best.homes, width, height) and not (size_given and at_home >= NEARLY_SOLVED):
-        causes.append(
-            "the pieces pair up as parts of larger tiles, as when the grid cuts each tile apart (check --size "
-            "and --crop)"
-        )
+    if not (size_given and at_home >= NEARLY_SOLVED):
+        if kept > MAX_KEPT:
+            causes.append(
+                f"{kept:.0%} of neighbouring cells would hold neighbouring pieces, as when the grid cuts tiles "
+                f"apart or the board is nearly solved (if it is a {width}x{height} board, give --size "
+                f"{width}x{height})"
+            )
+        # each tile cut in two along one axis keeps fewer than half of all neighbours (unseen seed 26341: a
+        # 3x5 read as a 6x5, 29 %, 0.47 ahead), but nearly every pair within the halves' blocks
+        elif _finer_cut(best.homes, width, height):
+            causes.append(
+                "the pieces pair up as parts of larger tiles, as when the grid cuts each tile apart (check "
+                "--size and --crop)"
+            )
     # another cell taken for the hole (another tile left out): its best arrangement must cost more by the
     # same margin, in typical seams (seam_ratio is the mean seam in typical seams)
     if len(assemblies) > 1 and (assemblies[1].seam_ratio - best.seam_ratio) * n_seams < MIN_MARGIN * scale:
