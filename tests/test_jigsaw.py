@@ -34,6 +34,12 @@ def _truth(shot: Shot) -> tuple[int, ...]:
     return tuple(-1 if label == 0 else label - 1 for label in shot.board.tiles)
 
 
+def _picture_shot(seed: int) -> Shot:
+    """The screenshot of random style ``seed`` with picture tiles and the hole's home bottom-right (the
+    reader's default), as the sweeps and the benchmark draw them."""
+    return game_screenshot(random_style(seed, kind="picture", missing_bottom_right=True))
+
+
 def _true_cells(shot: Shot) -> list[np.ndarray]:
     """The tiles cut exactly where the generator drew them."""
     style = shot.style
@@ -620,7 +626,7 @@ def test_refine_grid_finds_any_gap_in_a_grid_cut_evenly(gap: int) -> None:
 def _assert_read_right_unless_refused(seed: int, may_refuse: bool) -> None:
     """Seed ``seed`` (picture tiles, no reference, the hole's home bottom-right) reads right, or is refused
     when ``may_refuse``: never read wrong."""
-    shot = game_screenshot(random_style(seed, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(seed)
     try:
         reading = read_screenshot(shot.image)
     except PuzzleError:
@@ -639,7 +645,7 @@ def test_refine_grid_capped_keeps_a_strong_board_edge_out_of_the_tiles() -> None
     """Dev seed 297 (5x5, 2 px gaps, the board's edge a far stronger step than the tiles' sides): refined as
     usual the outer tiles reach over to the board's edge (2 px early, the pitch 0.5 px long); with no side
     counting more than a typical tile side, every cell side lands within a pixel of the truth."""
-    shot = game_screenshot(random_style(297, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(297)
     truth = _true_grid(shot)
     located = grid_grown(locate_grid(shot.image), "bottom")  # (the reader grows the 5x4 it locates)
     assert (located.width, located.height) == (5, 5)
@@ -662,7 +668,7 @@ def test_a_reading_weighed_relatively_behind_a_rival_is_not_sure() -> None:
     exit 0). Weighed against each tile's other matches, a rival fits better: not a reading to stand behind."""
     from npuzzle.render import vision
 
-    shot = game_screenshot(random_style(26147, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(26147)
     grid = refine_grid(shot.image, locate_grid(shot.image))
     assert _grid_error(grid, _true_grid(shot)) > 4
     memo = vision._PictureMemo(shot.image)
@@ -678,7 +684,7 @@ def test_a_reading_on_the_first_measure_alone_needs_the_wider_margin() -> None:
     the second measure puts it ahead by only 0.11, so nothing vouches for it and it is refused."""
     from npuzzle.render import vision
 
-    shot = game_screenshot(random_style(26404, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(26404)
     grid = refine_grid(shot.image, locate_grid(shot.image))
     assert _grid_error(grid, _true_grid(shot)) <= 1
     _, assemblies = vision._PictureMemo(shot.image).reassembled(grid, 11, False)
@@ -693,7 +699,7 @@ def test_a_two_by_two_is_read_only_with_its_size_given() -> None:
     judge by: refused unless the size is given."""
     from npuzzle.render import vision
 
-    shot = game_screenshot(random_style(26360, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(26360)
     grid = Grid(Axis(84, 121, 110, 2), Axis(161, 120, 110, 2))
     memo = vision._PictureMemo(shot.image)
     _, assemblies = memo.reassembled(grid, 3, False)
@@ -709,7 +715,7 @@ def test_an_outline_cut_into_blocks_of_tiles_is_not_read() -> None:
     halves meet as unrelated tiles do; the true tiles' do not."""
     from npuzzle.render import vision
 
-    shot = game_screenshot(random_style(26290, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(26290)
     truth = _true_grid(shot)
     x0, y0, x1, y1 = truth.box
     blocks = Grid(Axis(x0, (x1 - x0) / 3, (x1 - x0) / 3, 3), Axis(y0, (y1 - y0) / 3, (y1 - y0) / 3, 3))
@@ -725,7 +731,7 @@ def test_a_grid_that_cuts_each_tile_in_two_one_way_is_refused() -> None:
     of halves, and it put a wrong arrangement 0.47 ahead; refused by that cause, the board reads right."""
     from npuzzle.render import vision
 
-    shot = game_screenshot(random_style(26341, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(26341)
     halves = Grid(Axis(26.5, 39.25, 38.2, 6), Axis(77.0, 78.0, 76.8, 5))
     memo = vision._PictureMemo(shot.image)
     _, assemblies = memo.reassembled(halves, 29, False)
@@ -737,7 +743,7 @@ def test_a_grid_that_cuts_each_tile_in_two_one_way_is_refused() -> None:
 def test_a_missed_column_of_half_dark_tiles_is_seen_to_go_on() -> None:
     """Dev seed 103 (6x4, touching tiles): the grid without its first column (two tiles of detail, two of a
     dark uniform beside it) reassembles confidently into a wrong 5x4; the column beyond must count as tiles."""
-    shot = game_screenshot(random_style(103, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(103)
     truth = _true_grid(shot)
     c = truth.columns
     part = Grid(Axis(c.start + c.pitch, c.pitch, c.tile, c.count - 1), truth.rows)
@@ -754,7 +760,7 @@ def test_a_sure_reading_on_a_grid_with_unlike_gaps_needs_the_second_measure(monk
 
     monkeypatch.setattr(vision, "CUT_SHIFTS", (0.5, -0.5, 1.0, -1.0))
     monkeypatch.setattr(vision, "LONE_MARGIN", vision.MIN_MARGIN)
-    shot = game_screenshot(random_style(364, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(364)
     try:
         reading = read_screenshot(shot.image)
     except PictureReassemblyError as exc:
@@ -896,7 +902,7 @@ def test_a_board_whose_inner_lines_drown_in_the_picture_is_found_by_its_outline(
     takes for finer grids; its outline against the frame, cut evenly, is the board's, and it reads right."""
     from npuzzle.render.locate import outline_grids
 
-    shot = game_screenshot(random_style(121, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(121)
     truth = _true_grid(shot)
     assert (locate_grid(shot.image).width, locate_grid(shot.image).height) != (3, 3)
     outlines = outline_grids(shot.image, 2)
@@ -911,7 +917,7 @@ def test_an_outline_with_the_boards_border_is_recut_onto_the_tiles() -> None:
     outline's tiles touch: every gap width is tried, and the columns are recut to the rows' tiles."""
     from npuzzle.render.vision import _outlines
 
-    shot = game_screenshot(random_style(201, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(201)
     truth = _true_grid(shot)
     near = [g for g in _outlines(shot.image)
             if max(abs(a - b) for a, b in zip(g.box, truth.box, strict=True)) <= 1.5
@@ -926,7 +932,7 @@ def test_a_board_no_grid_of_lines_shows_is_read_from_its_outline(seed: int) -> N
     """Dev seed 342: no grid of tiles is located at all; the board's outline is, and it reads right."""
     from npuzzle.render.locate import GridNotFoundError, locate_grids
 
-    shot = game_screenshot(random_style(seed, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(seed)
     with pytest.raises(GridNotFoundError):
         locate_grids(shot.image)
     reading = read_screenshot(shot.image)
@@ -955,7 +961,7 @@ def test_a_board_read_without_its_size_is_read_with_it_too(seed: int) -> None:
 def test_a_free_reading_of_another_size_is_not_taken_for_the_size_given() -> None:
     """A 3x3 said to be a 4x4: the free reading is not of the size given, so the reading is refused, and the
     message says what size the board looks like."""
-    shot = game_screenshot(random_style(2, kind="picture", missing_bottom_right=True))
+    shot = _picture_shot(2)
     with pytest.raises(PuzzleError, match="without --size, the board looks like a 3x3") as refused:
         read_screenshot(shot.image, 4, 4)
     assert isinstance(refused.value, PictureReassemblyError) and refused.value.reading is not None
