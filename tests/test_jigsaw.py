@@ -740,6 +740,27 @@ def test_a_grid_that_cuts_each_tile_in_two_one_way_is_refused() -> None:
     _assert_read_right_unless_refused(26341, may_refuse=True)
 
 
+def test_a_grid_with_no_flat_cell_for_the_hole_is_refused() -> None:
+    """Unseen seed 28073 (3x3, touching tiles, the hole showing the board's background): the grid located
+    first has the rows right but columns 16 px too wide, taking the frame and the window beside it in; its
+    frame strips stack as smoothly as pieces of one picture and a wrong board was 0.38 ahead. No cell of it
+    is flat enough to be the hole: refused by that cause, the grid fitted to the hole reads right."""
+    from npuzzle.render import vision
+
+    shot = _picture_shot(28073)
+    across_frame = Grid(Axis(86.0, 77.03, 75.8, 3), Axis(72.0, 61.12, 60.1, 3))
+    memo = vision._PictureMemo(shot.image)
+    cells, assemblies = memo.reassembled(across_frame, 8, False)
+    assert vision._hole_spread_share(cells, assemblies[0].hole) > vision.HOLE_MAX_SPREAD
+    causes = vision._picture_causes(memo, across_frame, assemblies, False)
+    assert any("flat enough to be the hole" in cause for cause in causes)
+    truth = _true_grid(shot)
+    true_cells, true_assemblies = vision._PictureMemo(shot.image).reassembled(truth, 8, False)
+    assert vision._hole_spread_share(true_cells, true_assemblies[0].hole) < vision.HOLE_MAX_SPREAD / 2
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_a_missed_column_of_half_dark_tiles_is_seen_to_go_on() -> None:
     """Dev seed 103 (6x4, touching tiles): the grid without its first column (two tiles of detail, two of a
     dark uniform beside it) reassembles confidently into a wrong 5x4; the column beyond must count as tiles."""

@@ -787,6 +787,7 @@ class PictureReassemblyError(ReadingError):
 HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next flattest is surely the hole
 HOLE_FLAT_BLACK = 1.5  # ... or this many times when it is black (dark picture tiles still show texture)
 HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this is black
+HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the other cells' (median)
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
 PICTURE_MAX_CELLS = 64  # cells of the largest board put back with no reference (8x8: 14 s a hole; 10x10: 77 s)
 LONE_MARGIN = 0.35  # the best reassembly must beat every other one by this many typical seams on its own ...
@@ -1041,10 +1042,10 @@ def _assemblies_on(
     # the seams weighed on three cuts of the cells half a pixel apart: a reassembly that hangs on where a
     # pixel's edge falls is not one to stand behind (unseen 6x6: one cut read a dark strip in a turned order)
     cuts = np.stack([tiles, *(tile_arrays(cut(shift), side=tiles.shape[1]) for shift in CUT_SHIFTS)])
-    inner = tiles[:, 2:-2, 2:-2].reshape(n, -1, 3)
-    spread = np.sqrt(((inner - inner.mean(1, keepdims=True)) ** 2).mean((1, 2)))
+    spread = _colour_spreads(tiles)
     flattest = [int(c) for c in np.argsort(spread)]
-    black = float(inner[flattest[0]].mean(0).max()) <= HOLE_BLACK  # games often draw the hole black
+    inner = tiles[flattest[0], 2:-2, 2:-2].reshape(-1, 3)
+    black = float(inner.mean(0).max()) <= HOLE_BLACK  # games often draw the hole black
     if spread[flattest[0]] * (HOLE_FLAT_BLACK if black else HOLE_FLAT) <= spread[flattest[1]]:
         holes = flattest[:1]
     else:  # a flat piece of picture could be the hole: let the seams decide among the flattest cells
@@ -1057,6 +1058,25 @@ def _assemblies_on(
     assemblies = [assemble(cuts, width, height, hole, missing, solvable=solvable, gradient=gradient) for hole in holes]
     assemblies.sort(key=lambda a: a.seam_ratio)
     return cells, assemblies
+
+
+def _colour_spreads(tiles: np.ndarray) -> np.ndarray:
+    """Each tile's RMS colour spread (0..255) inside a 2 px rim: ``tiles`` as from
+    :func:`npuzzle.render.jigsaw.tile_arrays`. The hole is the flattest cell."""
+    import numpy as np
+
+    inner = tiles[:, 2:-2, 2:-2].reshape(len(tiles), -1, 3)
+    return np.sqrt(((inner - inner.mean(1, keepdims=True)) ** 2).mean((1, 2)))  # type: ignore[no-any-return]
+
+
+def _hole_spread_share(cells: list[np.ndarray], hole: int) -> float:
+    """The colour spread of cell ``hole`` over the median spread of the other cells (:func:`_colour_spreads`)."""
+    import numpy as np
+
+    from .jigsaw import tile_arrays
+
+    spread = _colour_spreads(tile_arrays(cells))
+    return float(spread[hole]) / max(1e-9, float(np.median(np.delete(spread, hole))))
 
 
 def _reassembled_on(
@@ -1096,6 +1116,15 @@ def _picture_causes(
     n = width * height
     best = assemblies[0]
     causes = []
+    # an empty cell is flat (at most 0.12 of a tile's spread on dev seeds 0-399); a grid across the board's
+    # frame (unseen seed 28073: a 3x3 whose columns took the frame and window in, 0.38 ahead) has none, and
+    # its frame strips stack as smoothly as pieces of one picture
+    cells = memo.reassembled(grid, best.missing, False)[0]
+    if (share := _hole_spread_share(cells, best.hole)) > HOLE_MAX_SPREAD:
+        causes.append(
+            f"no cell is flat enough to be the hole (the flattest varies {share:.0%} as much as a tile), as when "
+            "the grid cuts across the hole or takes in the frame (check --size and --crop)"
+        )
     if best.seam_ratio > MAX_SEAM_RATIO:
         causes.append(f"its seams are hardly better than chance (ratio {best.seam_ratio:.2f})")
     # fewer seams are less evidence: a 2x2 has 4 seams against a 3x3's 12, so its margin must be larger
