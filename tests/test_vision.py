@@ -21,7 +21,7 @@ from npuzzle.render.vision import (
     read_screenshot,
 )
 from pictures import screenshot, synthetic_picture
-from screenshots import Style, game_screenshot
+from screenshots import Style, game_screenshot, random_style
 
 CONDITIONS = {
     "clean": {},
@@ -322,6 +322,22 @@ def test_the_reference_shape_finds_a_board_the_locator_cut_short() -> None:
                   hole="background", scale=1.6, jpeg=48, missing=2, seed=13)  # fmt: skip
     shot = game_screenshot(style)
     assert (locate_grid(shot.image).width, locate_grid(shot.image).height) != (5, 5)
+    reading = read_screenshot(shot.image, reference=shot.reference)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
+def test_a_grid_whose_hole_is_not_flat_does_not_match_the_reference() -> None:
+    """Unseen seed 28038 (3x3, touching tiles, three of them at home, the hole's home top-right): the best
+    located grid is 2x3, whose cells have the reference's 2x3 pieces' shape; matched, a cell half hole and
+    half tile was taken for the hole and a wrong 2x3 board came back with exit 0. No cell of that grid is
+    flat enough to be empty, so it is no match, and the board's own 3x3 grid reads right."""
+    from npuzzle.render.locate import Axis, Grid
+    from npuzzle.render.vision import MISMATCH_RMS, _hole_is_empty, _match_reference
+
+    shot = game_screenshot(random_style(28038, kind="picture", missing_bottom_right=False))
+    across_hole = Grid(Axis(84.8, 76.33, 76.33, 2), Axis(75.5, 51.0, 51.0, 3))
+    matched, mismatch = _match_reference(shot.image, across_hole, shot.reference, None)
+    assert mismatch <= MISMATCH_RMS and not _hole_is_empty(shot.image, matched)
     reading = read_screenshot(shot.image, reference=shot.reference)
     assert reading.board == shot.board and reading.goal == shot.goal
 
