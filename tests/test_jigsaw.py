@@ -740,6 +740,20 @@ def test_a_grid_that_cuts_each_tile_in_two_one_way_is_refused() -> None:
     _assert_read_right_unless_refused(26341, may_refuse=True)
 
 
+def test_the_hole_is_weighed_among_more_flat_cells_than_the_three_flattest() -> None:
+    """Unseen seed 28770 (6x6, the hole a saturated purple at JPEG quality 48): three flat sky tiles were
+    flatter than the hole, and with only the three flattest cells weighed as the hole, a sky tile was taken
+    for it and the purple cell put in a corner: a wrong board 0.56 ahead. Weighed among the flat cells up to
+    HOLE_CANDIDATES, the true hole's arrangement fits best and the board reads right."""
+    from npuzzle.render import vision
+
+    shot = _picture_shot(28770)
+    truth = _true_grid(shot)
+    _, assemblies = vision._PictureMemo(shot.image).reassembled(truth, 35, False)
+    assert shot.board.tiles.index(0) in [a.hole for a in assemblies]
+    _assert_read_right_unless_refused(28770, may_refuse=False)
+
+
 def test_a_grid_with_no_flat_cell_for_the_hole_is_refused() -> None:
     """Unseen seed 28073 (3x3, touching tiles, the hole showing the board's background): the grid located
     first has the rows right but columns 16 px too wide, taking the frame and the window beside it in; its

@@ -803,6 +803,9 @@ class PictureReassemblyError(ReadingError):
 HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next flattest is surely the hole
 HOLE_FLAT_BLACK = 1.5  # ... or this many times when it is black (dark picture tiles still show texture)
 HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this is black
+# cells the seams weigh as the hole when none is surely flattest: JPEG's noise on a saturated hole can make
+# flat sky tiles flatter (unseen seed 28770: the hole 4th flattest; taking the 3rd, a wrong 6x6 0.56 ahead)
+HOLE_CANDIDATES = 6
 HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the other cells' (median)
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
 PICTURE_MAX_CELLS = 64  # cells of the largest board put back with no reference (8x8: 14 s a hole; 10x10: 77 s)
@@ -1065,7 +1068,7 @@ def _assemblies_on(
     if spread[flattest[0]] * (HOLE_FLAT_BLACK if black else HOLE_FLAT) <= spread[flattest[1]]:
         holes = flattest[:1]
     else:  # a flat piece of picture could be the hole: let the seams decide among the flattest cells
-        holes = [c for c in flattest[:3] if spread[c] <= HOLE_FLAT * spread[flattest[0]]]
+        holes = [c for c in flattest[:HOLE_CANDIDATES] if spread[c] <= HOLE_FLAT * spread[flattest[0]]]
     goal = blank_at(width, height, missing)
 
     def solvable(homes: tuple[int, ...]) -> bool:  # a fairly dealt game shows only boards that reach the goal
