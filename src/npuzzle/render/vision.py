@@ -164,7 +164,8 @@ def _rms_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _flatness(features: np.ndarray) -> np.ndarray:
-    """RMS deviation of each cell from its own mean colour: 0 for a perfectly flat (blank-like) cell."""
+    """RMS deviation of each cell from its own mean colour (``features``: one row of RGB values per cell, as
+    from :func:`cell_features`): 0 for a perfectly flat (blank-like) cell."""
     import numpy as np
 
     pixels = _channels(features)
@@ -1080,12 +1081,9 @@ def _assemblies_on(
 
 
 def _colour_spreads(tiles: np.ndarray) -> np.ndarray:
-    """Each tile's RMS colour spread (0..255) inside a 2 px rim: ``tiles`` as from
+    """Each tile's RMS colour spread (:func:`_flatness`, 0..255) inside a 2 px rim: ``tiles`` as from
     :func:`npuzzle.render.jigsaw.tile_arrays`. The hole is the flattest cell."""
-    import numpy as np
-
-    inner = tiles[:, 2:-2, 2:-2].reshape(len(tiles), -1, 3)
-    return np.sqrt(((inner - inner.mean(1, keepdims=True)) ** 2).mean((1, 2)))  # type: ignore[no-any-return]
+    return _flatness(tiles[:, 2:-2, 2:-2].reshape(len(tiles), -1))
 
 
 def _hole_spread_share(cells: list[np.ndarray], hole: int) -> float:
