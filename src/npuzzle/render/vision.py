@@ -1139,8 +1139,8 @@ def _picture_causes(
     cells = memo.reassembled(grid, best.missing, False)[0]
     if (share := _hole_spread_share(cells, best.hole)) > HOLE_MAX_SPREAD:
         causes.append(
-            f"no cell is flat enough to be the hole (the flattest varies {share:.0%} as much as a tile), as when "
-            "the grid cuts across the hole or takes in the frame (check --size and --crop)"
+            f"no cell is flat enough to be the hole (the one taken for it varies {share:.0%} as much as a "
+            "tile), as when the grid cuts across the hole or takes in the frame (check --size and --crop)"
         )
     if best.seam_ratio > MAX_SEAM_RATIO:
         causes.append(f"its seams are hardly better than chance (ratio {best.seam_ratio:.2f})")
