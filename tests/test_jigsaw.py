@@ -974,6 +974,25 @@ def test_a_board_no_grid_of_lines_shows_is_read_from_its_outline(seed: int) -> N
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+def test_a_board_only_the_step_maps_show_is_read_on_their_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dev seed 266, a 3x3 of grace_hopper tiles at JPEG 43: the edge maps show no grid, and the outlines
+    give no reading; the step maps' best grid is the board's own (within 4 px before refining) and reads right.
+    Without it: refused."""
+    from npuzzle.render import vision
+    from npuzzle.render.locate import GridNotFoundError, locate_grids, step_grids
+
+    shot = _picture_shot(266)
+    with pytest.raises(GridNotFoundError):
+        locate_grids(shot.image)
+    best = step_grids(shot.image)[0]
+    assert (best.width, best.height) == (3, 3) and _grid_error(best, _true_grid(shot)) <= 4  # unrefined
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+    monkeypatch.setattr(vision, "STEP_GRIDS", 0)
+    with pytest.raises(PuzzleError):
+        read_screenshot(shot.image)
+
+
 @pytest.mark.parametrize("seed", [378, 356])
 def test_an_axis_found_on_other_lines_is_recut_to_square_tiles(seed: int) -> None:
     """Dev seed 378: a 3x3 whose rows were found 7 px early with a pitch 3 px long reads on the grid whose

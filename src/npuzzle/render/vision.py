@@ -832,7 +832,8 @@ def _read_picture(
     reading is tried once more as :func:`_grid_on_hole` fits it to the hole. When no grid gives one, a
     second seam measure may still vouch for a reading (:func:`_witnessed_on`), also on grids with one axis
     recut to the other's square tiles (:func:`~npuzzle.render.locate.square_grids`) and, by the full margin,
-    on the board's outlines cut evenly (:func:`_outlines`)."""
+    on the board's outlines cut evenly (:func:`_outlines`), and last on grids the step maps propose
+    (:func:`_read_on_step_grids`)."""
     from .locate import gaps_alike, refine_grid, square_grids
 
     memo = _PictureMemo(image)
@@ -900,12 +901,48 @@ def _read_picture(
         budget -= candidate.width * candidate.height
         if budget < 0:
             break
+        tried.append(candidate)
         witnessed = _witnessed_on(memo, candidate, hole_home, margin=MIN_MARGIN)
         if witnessed is not None and not _holds_smaller_tiles(memo, candidate, hole_home):
             return witnessed
+    # last of all, grids on the step maps' lines rather than the edge maps' (a busy or blurred picture)
+    stepped = _read_on_step_grids(memo, tried, hole_home)
+    if stepped is not None:
+        return stepped
     if refused is not None:  # the first grid's refusal is the one reported
         raise refused
     return reading
+
+
+STEP_GRIDS = 3  # grids of different sizes proposed by the step maps, read when no other grid gave a reading ...
+STEP_CELLS = 64  # ... and cells of them reassembled at most, in all
+
+
+def _read_on_step_grids(
+    memo: _PictureMemo, tried: list[Grid], hole_home: int | str | None
+) -> ScreenshotReading | None:
+    """A reading on a grid :func:`~npuzzle.render.locate.step_grids` proposes (grown and refined like the
+    first grid) that is none of ``tried``, read only when both seam measures are sure by the full
+    :data:`MIN_MARGIN`, as the outlines are. Dev seed 266, a 3x3 of grace_hopper tiles at JPEG 43: the
+    edge maps show no grid at all and the outlines cut 2x2 leave no cell flat enough for the hole; the step
+    maps give the board's own lines (dev 198, 356, 382 likewise, located as a 2x2 part or a few px off).
+    Unseen seed 29026, a 6x6 refused: its 6x7 and 7x6 step grids (a row or column of window more) took
+    15 s to refuse, hence the :data:`STEP_CELLS` budget."""
+    from .locate import refine_grid, step_grids
+
+    budget = STEP_CELLS
+    for proposed in step_grids(memo.image, None, None, keep=STEP_GRIDS, seams=memo.seams()):
+        grid = _grown_while_tiles_go_on(memo, refine_grid(memo.image, proposed), refine=True)
+        if grid in tried:
+            continue
+        budget -= grid.width * grid.height
+        if budget < 0:
+            break
+        tried.append(grid)
+        witnessed = _witnessed_on(memo, grid, hole_home, margin=MIN_MARGIN)
+        if witnessed is not None and not _holds_smaller_tiles(memo, grid, hole_home):
+            return witnessed
+    return None
 
 
 def _holds_smaller_tiles(memo: _PictureMemo, grid: Grid, hole_home: int | str | None) -> bool:
