@@ -97,6 +97,20 @@ def test_read_json_and_text(files: dict[str, Path], capsys: pytest.CaptureFixtur
     assert "goal: 1 2 3 / 4 5 6 / 7 8 0" in out
 
 
+def test_reading_shows_a_spinner_on_a_terminal_only(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reading takes one to tens of seconds: a terminal sees what is going on; a pipe or a log gets
+    nothing on stderr but the answer's own lines."""
+    argv = ("read", files["shot"], "-s", "3x3", "-r", files["picture"])
+    code, _, err = run(capsys, *argv)
+    assert code == 0 and "reading" not in err
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich then takes stderr for a terminal
+    monkeypatch.setenv("TTY_INTERACTIVE", "1")
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and "reading shot.jpg" in err and "reading" not in out
+
+
 def test_read_reports_twin_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     picture = synthetic_picture(300, 300, seed=22)
     picture.paste(picture.crop((0, 0, 100, 100)), (100, 100))  # cell 4 is a copy of cell 0

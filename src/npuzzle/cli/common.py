@@ -189,6 +189,21 @@ def progress_reporter() -> Iterator[ProgressCallback]:
         if bar is not None:
             bar.stop()
 
+@contextmanager
+def working(message: str) -> Iterator[None]:
+    """A spinner with ``message`` and the seconds elapsed on stderr while the block runs (gone when it
+    ends; nothing at all when stderr is not a terminal): for work of unknown length, such as reading a
+    screenshot (one to tens of seconds)."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield
+        return
+    with console.status(message):
+        yield
+
+
 __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_INTERNAL",

@@ -27,6 +27,7 @@ from .common import (
     fail,
     load_board,
     load_goal,
+    working,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -181,10 +182,11 @@ def _read(
 
     width, height = parse_size(size) if size is not None else (None, None)
     try:
-        reading = read_screenshot(
-            screenshot, width, height, reference, strict=not allow_ambiguous, blank_cell=blank_cell,
-            crop=_parse_crop(crop), hole_home=hole_home,
-        )  # fmt: skip
+        with working(f"reading {screenshot.name} …"):
+            reading = read_screenshot(
+                screenshot, width, height, reference, strict=not allow_ambiguous, blank_cell=blank_cell,
+                crop=_parse_crop(crop), hole_home=hole_home,
+            )  # fmt: skip
     except HANDLED as exc:
         guess = getattr(exc, "reading", None)
         if debug is not None and guess is not None:
