@@ -143,3 +143,33 @@ def test_inversion_parity_equals_cycle_parity(perm: list[int]) -> None:
     brute = sum(1 for i in range(9) for j in range(i + 1, 9) if perm[i] > perm[j])
     assert count_inversions(perm) == brute
     assert permutation_parity(perm) == brute % 2
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(2, 7), st.integers(2, 7), st.data())
+def test_solvable_homes_agrees_with_is_solvable_on_blank_at_goals(width: int, height: int, data: st.DataObject) -> None:
+    """The fast check the picture reassembly calls, against the general rule on built boards."""
+    from npuzzle.goals import blank_at
+    from npuzzle.solvability import is_solvable_homes
+
+    n = width * height
+    blank_home = data.draw(st.integers(0, n - 1))
+    homes = data.draw(st.permutations([h for h in range(n) if h != blank_home] + [-1]))
+    board = Board([0 if home < 0 else home + 1 for home in homes], width, height, blank=0)
+    assert is_solvable_homes(homes, width, blank_home) == is_solvable(board, blank_at(width, height, blank_home))
+
+
+def test_solvable_homes_on_every_2x3_arrangement() -> None:
+    """Exhaustive on a 2x3 and a 3x2 with every blank home: exactly half of the arrangements, as the rule says."""
+    from npuzzle.goals import blank_at
+    from npuzzle.solvability import is_solvable_homes
+
+    for width, height in ((2, 3), (3, 2)):
+        for blank_home in range(6):
+            goal = blank_at(width, height, blank_home)
+            cells = [h for h in range(6) if h != blank_home] + [-1]
+            verdicts = [is_solvable_homes(homes, width, blank_home) for homes in itertools.permutations(cells)]
+            boards = [Board([0 if h < 0 else h + 1 for h in homes], width, height, blank=0)
+                      for homes in itertools.permutations(cells)]  # fmt: skip
+            assert verdicts == [is_solvable(board, goal) for board in boards]
+            assert sum(verdicts) == math.factorial(6) // 2

@@ -1071,7 +1071,7 @@ def _assemblies_on(
     first."""
     import numpy as np
 
-    from ..solvability import is_solvable
+    from ..solvability import is_solvable_homes
     from .jigsaw import assemble, tile_arrays
 
     width, height = grid.width, grid.height
@@ -1107,10 +1107,9 @@ def _assemblies_on(
         holes = flattest[:1]
     else:  # a flat piece of picture could be the hole: let the seams decide among the flattest cells
         holes = [c for c in flattest[:HOLE_CANDIDATES] if spread[c] <= HOLE_FLAT * spread[flattest[0]]]
-    goal = blank_at(width, height, missing)
 
     def solvable(homes: tuple[int, ...]) -> bool:  # a fairly dealt game shows only boards that reach the goal
-        return is_solvable(Board([0 if home < 0 else home + 1 for home in homes], width, height, blank=0), goal)
+        return is_solvable_homes(homes, width, missing)
 
     assemblies = [assemble(cuts, width, height, hole, missing, solvable=solvable, gradient=gradient) for hole in holes]
     assemblies.sort(key=lambda a: a.seam_ratio)
