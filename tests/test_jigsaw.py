@@ -1073,3 +1073,31 @@ def test_summed_step_profiles_are_the_step_profiles() -> None:
                 across = locate._step_profile(pixels.transpose(1, 0, 2), lo, hi)
             assert np.array_equal(down, locate._summed_profile(by_columns, lo, hi), equal_nan=True)
             assert np.array_equal(across, locate._summed_profile(by_rows, lo, hi), equal_nan=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_flattest_cell_has_the_smallest_hole_share(seed: int) -> None:
+    """What lets a grid be passed over before any reassembly (``_PictureMemo.has_no_hole``): no cell can
+    pass the hole's flatness rule when the flattest cannot."""
+    from npuzzle.render.vision import _colour_spreads, _hole_spread_share
+
+    rng = np.random.default_rng(seed)
+    cells = [np.clip(128 + rng.normal(0, rng.uniform(1, 60), (20, 22, 3)), 0, 255).astype(np.uint8)
+             for _ in range(int(rng.integers(4, 40)))]  # fmt: skip
+    shares = [_hole_spread_share(cells, k) for k in range(len(cells))]
+    flattest = int(np.argmin(_colour_spreads(jigsaw.tile_arrays(cells))))
+    assert shares[flattest] == min(shares)
+
+
+def test_a_grid_of_texture_cells_is_passed_over_before_reassembly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unseen seed 29138, a 3x3 of 54 px relief tiles: grids of 16 px texture cells (8x6) were reassembled
+    for half a minute each to be refused for want of a flat cell; now they are passed over at once. The
+    board's own grid has its flat hole."""
+    from npuzzle.render import vision
+
+    shot = _picture_shot(29138)
+    memo = vision._PictureMemo(shot.image)
+    texture = Grid(Axis(106.0, 17.55, 16.25, 8), Axis(146.5, 15.5, 14.5, 6))
+    assert memo.has_no_hole(texture) and not memo.has_no_hole(_true_grid(shot))
+    assert vision._witnessed_on(memo, texture, None) is None
+    assert (texture, False) not in memo.assemblies

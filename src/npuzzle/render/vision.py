@@ -999,6 +999,20 @@ class _PictureMemo:
         """:func:`_grid_goes_on` of ``grid``."""
         return _grid_goes_on(self.image, grid, self.seams())
 
+    def has_no_hole(self, grid: Grid) -> bool:
+        """Whether not even the flattest cell of ``grid`` is flat enough to be the hole
+        (:data:`HOLE_MAX_SPREAD`, a cause :func:`_picture_causes` refuses any reading for; no other cell
+        can be flatter for it), found without reassembling: a grid of texture cells (unseen seed 29138, a
+        3x3 read on 8x6 grids of 16 px cells) took half a minute to reassemble and refuse."""
+        import numpy as np
+
+        cells = _cells_of(np.asarray(self.image.convert("RGB")), grid)
+        if len(cells) > PICTURE_MAX_CELLS or min(min(c.shape[:2]) for c in cells) < MIN_CELL_PX:
+            return False  # refused by the reassembly, with its own message
+        from .jigsaw import tile_arrays
+
+        return _hole_spread_share(cells, int(np.argmin(_colour_spreads(tile_arrays(cells))))) > HOLE_MAX_SPREAD
+
     def reassembled(self, grid: Grid, missing: int, gradient: bool) -> tuple[list[np.ndarray], list[Assembly]]:
         """:func:`_assemblies_on` of ``grid``, worked out once."""
         if (grid, gradient) not in self.assemblies:
@@ -1038,6 +1052,8 @@ def _witnessed_on(
     seams joined mutual best matches."""
     width, height = grid.width, grid.height
     missing = parse_hole_home(hole_home, width, height)
+    if (grid, False) not in memo.assemblies and memo.has_no_hole(grid):
+        return None
     try:
         cells, plain = memo.reassembled(grid, missing, False)
     except PictureReassemblyError:
@@ -1080,9 +1096,7 @@ def _assemblies_on(
     pixels = np.asarray(image.convert("RGB"))
 
     def cut(shift: float) -> list[np.ndarray]:
-        return [pixels[max(0, round(y0 + shift)) : max(0, round(y1 + shift)),
-                       max(0, round(x0 + shift)) : max(0, round(x1 + shift))]
-                for x0, y0, x1, y1 in grid.cell_boxes()]  # fmt: skip
+        return _cells_of(pixels, grid, shift)
 
     if n > PICTURE_MAX_CELLS:
         raise PictureReassemblyError(
@@ -1114,6 +1128,13 @@ def _assemblies_on(
     assemblies = [assemble(cuts, width, height, hole, missing, solvable=solvable, gradient=gradient) for hole in holes]
     assemblies.sort(key=lambda a: a.seam_ratio)
     return cells, assemblies
+
+
+def _cells_of(pixels: np.ndarray, grid: Grid, shift: float = 0.0) -> list[np.ndarray]:
+    """The cells of ``grid`` cut from ``pixels``, every side moved ``shift`` pixels right and down."""
+    return [pixels[max(0, round(y0 + shift)) : max(0, round(y1 + shift)),
+                   max(0, round(x0 + shift)) : max(0, round(x1 + shift))]
+            for x0, y0, x1, y1 in grid.cell_boxes()]  # fmt: skip
 
 
 def _colour_spreads(tiles: np.ndarray) -> np.ndarray:
