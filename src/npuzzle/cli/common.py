@@ -189,11 +189,12 @@ def progress_reporter() -> Iterator[ProgressCallback]:
         if bar is not None:
             bar.stop()
 
+
 @contextmanager
 def working(message: str) -> Iterator[None]:
-    """A spinner with ``message`` and the seconds elapsed on stderr while the block runs (gone when it
-    ends; nothing at all when stderr is not a terminal): for work of unknown length, such as reading a
-    screenshot (one to tens of seconds)."""
+    """A spinner with ``message`` on stderr while the block runs (gone when it ends; nothing at all when
+    stderr is not a terminal): for work of unknown length, such as reading a screenshot (one second to a
+    minute), where no bar can say how far it has got."""
     from rich.console import Console
 
     console = Console(stderr=True)
