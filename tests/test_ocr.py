@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 import numpy as np
@@ -105,3 +106,37 @@ def test_a_part_of_the_board_grows_into_the_whole_board() -> None:
     assert caught.value.cells_needed is not None
     reading = _read_numbers_bigger(shot.image, part, caught.value, caught.value.cells_needed)
     assert reading.board == shot.board
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+def test_cells_a_grown_grid_adds_are_not_settled_by_elimination() -> None:
+    """Unseen seed 29085, a 3x3 at scale 0.67 and JPEG 40, located as its lower two rows: grown by a row
+    below the board (the window's move counter and its background: two cells with no number, one empty),
+    the top row's 4 and 8 were put in the counter's cells by parity alone, a wrong board with exit 0. A
+    grown grid's added cells must be read surely; the grid grown upwards reads the board."""
+    from npuzzle.render.locate import Grid
+    from npuzzle.render.vision import NumbersUnreadableError, _read_numbers, read_screenshot
+    from screenshots import game_screenshot, random_style
+
+    shot = game_screenshot(random_style(29085, kind="numbers", missing_bottom_right=True))
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+    lower = reading.grid
+    assert lower is not None
+    below = Grid(lower.columns, dataclasses.replace(lower.rows, start=lower.rows.start + lower.rows.pitch))
+    guessed = _read_numbers(shot.image, below, None, 3, 3)  # settled as before: the wrong board
+    assert guessed.board != shot.board
+    with pytest.raises(NumbersUnreadableError, match="not read surely"):
+        _read_numbers(shot.image, below, None, 3, 3, added={6, 7, 8})
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+def test_cells_a_grown_grid_had_are_still_settled_by_elimination() -> None:
+    """Unseen seed 29160, a 6x6 located as its top five rows: grown by the row below, one cell of the five
+    read as 3 or 8 is settled as the missing 8 (only the added row's cells must be read surely)."""
+    from npuzzle.render.vision import read_screenshot
+    from screenshots import game_screenshot, random_style
+
+    shot = game_screenshot(random_style(29160, kind="numbers", missing_bottom_right=True))
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -734,7 +734,8 @@ def _read_numbers_bigger(
     taken for all of it): look again for a grid of that many cells, the shapes closest to the grid found
     first; then grow the grid found, at its own pitch, by whole columns and rows on either side into
     boards of at least ``cells`` cells (the squarest and then smallest first), keeping only those with exactly
-    one empty cell and reading them until one passes every check (each number once, solvable)."""
+    one empty cell and reading them until one passes every check (each number once, the added cells' read
+    surely, solvable)."""
     from .ocr import empty_cells
 
     shapes = [(w, cells // w) for w in range(2, 17) if cells % w == 0 and 2 <= cells // w <= 16]
@@ -770,7 +771,8 @@ def _read_numbers_bigger(
                     raise problem
                 reads += 1
                 try:
-                    return _read_numbers(image, grown, None, w, h)
+                    seen = {(r + before_r) * w + c + before_c for r in range(rows.count) for c in range(columns.count)}
+                    return _read_numbers(image, grown, None, w, h, added=set(range(w * h)) - seen)
                 except NumbersUnreadableError:
                     continue
     raise problem
@@ -1441,7 +1443,13 @@ def _read_numbers(
     problem: GridNotFoundError | None,
     width: int | None,
     height: int | None,
+    added: Collection[int] = (),
 ) -> ScreenshotReading:
+    """The numbers on the tiles of ``grid`` by OCR, each once, with one empty cell. Cells not read surely
+    may be settled by elimination (:func:`_settle_unsure`), which trusts them to be tiles; the ``added``
+    cells (of a grid grown past the cells seen) may not: they must be read surely, or be the empty cell.
+    Unseen seed 29085: a 3x3 located as its lower two rows and grown by a row below the board, whose two
+    cells of the window's text took the top row's 4 and 8 by parity alone."""
     from .ocr import read_numbers
 
     if grid is None:
@@ -1484,7 +1492,7 @@ def _read_numbers(
         )
     numbers = list(got.numbers)
     confidence = list(got.confidence)
-    if unread and len(unread) == len(missing) and not out_of_range and not repeated:
+    if unread and not set(unread) & set(added) and len(unread) == len(missing) and not out_of_range and not repeated:
         settled = _settle_unsure(numbers, unread, missing, got, grid.width, grid.height)
         if settled is not None:
             for cell, value in zip(unread, settled, strict=True):
