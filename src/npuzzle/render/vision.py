@@ -1011,9 +1011,7 @@ class _PictureMemo:
         cells = _cells_of(np.asarray(self.image.convert("RGB")), grid)
         if len(cells) > PICTURE_MAX_CELLS or min(min(c.shape[:2]) for c in cells) < MIN_CELL_PX:
             return False  # refused by the reassembly, with its own message
-        from .jigsaw import tile_arrays
-
-        return _hole_spread_share(cells, int(np.argmin(_colour_spreads(tile_arrays(cells))))) > HOLE_MAX_SPREAD
+        return _hole_spread_share(cells, None) > HOLE_MAX_SPREAD
 
     def reassembled(self, grid: Grid, missing: int, gradient: bool) -> tuple[list[np.ndarray], list[Assembly]]:
         """:func:`_assemblies_on` of ``grid``, worked out once."""
@@ -1145,13 +1143,16 @@ def _colour_spreads(tiles: np.ndarray) -> np.ndarray:
     return _flatness(tiles[:, 2:-2, 2:-2].reshape(len(tiles), -1))
 
 
-def _hole_spread_share(cells: list[np.ndarray], hole: int) -> float:
-    """The colour spread of cell ``hole`` over the median spread of the other cells (:func:`_colour_spreads`)."""
+def _hole_spread_share(cells: list[np.ndarray], hole: int | None) -> float:
+    """The colour spread of cell ``hole`` (None: the flattest cell, whose share is the smallest) over the
+    median spread of the other cells (:func:`_colour_spreads`)."""
     import numpy as np
 
     from .jigsaw import tile_arrays
 
     spread = _colour_spreads(tile_arrays(cells))
+    if hole is None:
+        hole = int(np.argmin(spread))
     return float(spread[hole]) / max(1e-9, float(np.median(np.delete(spread, hole))))
 
 
