@@ -734,7 +734,7 @@ def _read_numbers_bigger(
     taken for all of it): look again for a grid of that many cells, the shapes closest to the grid found
     first; then grow the grid found, at its own pitch, by whole columns and rows on either side into
     boards of at least ``cells`` cells (the squarest and then smallest first), keeping only those with exactly
-    one empty cell and reading them until one passes every check (each number once, the added cells' read
+    one empty cell and reading them until one passes every check (each number once, the added cells read
     surely, solvable)."""
     from .ocr import empty_cells
 
