@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -897,16 +897,10 @@ def _read_picture(
     # last, the board's outer sides cut evenly into square tiles (and coarser: a busy picture makes quarter
     # tiles look as much like tiles), read only when both measures are sure by the full margin; the smallest
     # first, and only so many cells in all (an 8x8 cut of a 5x5 board took 12-16 s to refuse, dev seed 170)
-    budget = OUTLINE_CELLS
-    for candidate in sorted((g for g in _outlines(image, memo.seams()) if g not in tried),
-                            key=lambda g: g.width * g.height):  # fmt: skip
-        budget -= candidate.width * candidate.height
-        if budget < 0:
-            break
-        tried.append(candidate)
-        witnessed = _witnessed_on(memo, candidate, hole_home, margin=MIN_MARGIN)
-        if witnessed is not None and not _holds_smaller_tiles(memo, candidate, hole_home):
-            return witnessed
+    outlines = sorted(_outlines(image, memo.seams()), key=lambda g: g.width * g.height)
+    sure = _sure_reading_among(memo, outlines, tried, hole_home, OUTLINE_CELLS)
+    if sure is not None:
+        return sure
     # last of all, grids on the step maps' lines rather than the edge maps' (a busy or blurred picture)
     stepped = _read_on_step_grids(memo, tried, hole_home)
     if stepped is not None:
@@ -932,9 +926,19 @@ def _read_on_step_grids(
     15 s to refuse, hence the :data:`STEP_CELLS` budget."""
     from .locate import refine_grid, step_grids
 
-    budget = STEP_CELLS
-    for proposed in step_grids(memo.image, None, None, keep=STEP_GRIDS, seams=memo.seams()):
-        grid = _grown_while_tiles_go_on(memo, refine_grid(memo.image, proposed), refine=True)
+    grids = (_grown_while_tiles_go_on(memo, refine_grid(memo.image, proposed), refine=True)
+             for proposed in step_grids(memo.image, None, None, keep=STEP_GRIDS, seams=memo.seams()))  # fmt: skip
+    return _sure_reading_among(memo, grids, tried, hole_home, STEP_CELLS)
+
+
+def _sure_reading_among(
+    memo: _PictureMemo, grids: Iterable[Grid], tried: list[Grid], hole_home: int | str | None, cells: int
+) -> ScreenshotReading | None:
+    """The first reading of ``grids`` (those not in ``tried``, each then added to it) that both seam measures
+    are sure of by the full :data:`MIN_MARGIN` and whose cells hold one tile each, reading at most ``cells``
+    cells in all; None when there is none."""
+    budget = cells
+    for grid in grids:
         if grid in tried:
             continue
         budget -= grid.width * grid.height
