@@ -629,39 +629,87 @@ def _refine_axis(
     import numpy as np
 
     n = axis.count
-    baseline = float(np.median(profile[max(0, round(lo)) : max(round(lo) + 1, round(hi))]))
-    gain = profile - baseline
+    gain = _gain(profile, lo, hi)
     if capped:
         inside = gain[max(1, round(lo)) : max(round(lo) + 2, round(hi))]
         peaks = inside[1:-1][(inside[1:-1] >= inside[:-2]) & (inside[1:-1] >= inside[2:])]
         if len(peaks) > n:
             gain = np.minimum(gain, float(np.median(np.sort(peaks)[-(n + 1) :])))
-    shifts = np.arange(-REFINE_SHIFT, REFINE_SHIFT + 1e-9, REFINE_STEP)
     pitch_shifts = np.arange(-1.5, 1.5 + 1e-9, 0.1)
-    xs = np.arange(len(profile), dtype=np.float64)
-    best = (-np.inf, axis)
-    j = np.arange(n)[:, None]
     tiles = sorted({*(axis.tile + np.arange(-3.0, 3.0 + 1e-9, REFINE_STEP)), axis.pitch})
     # the other axis's gap: games space tiles alike both ways, and a gap taken into this axis's tiles can be
     # more than the nudges above undo (dev seed 157: columns 6 px too wide, rows right)
     alike = other_gap + np.arange(-1.0, 1.0 + 1e-9, REFINE_STEP) if other_gap >= REFINE_GAP else np.empty(0)
     if any_gap:  # (a grid cut evenly from a board's outline: tiles touching by construction, whatever the gaps)
         alike = np.concatenate([alike, np.arange(1.0, min(MAX_GAP_PX, MAX_GAP_SHARE * axis.pitch), REFINE_STEP)])
-    for dp in pitch_shifts:
-        p = axis.pitch + dp
-        for t in [*tiles, *(p - alike), p]:
-            if t < MIN_TILE or t > p + 1e-9 or p - t > MAX_GAP_PX or 0 < p - t < 1.0:
-                continue
-            starts = axis.start + shifts[None, :] + j * p  # (n, shifts)
-            score = np.interp(starts, xs, gain).sum(axis=0)
-            if p - t < 1e-9:  # touching: the last tile's far side closes the board
-                score = score + np.interp(starts[-1] + p, xs, gain)
-            else:
-                score = score + np.interp(starts + t, xs, gain).sum(axis=0)
-            k = int(np.argmax(score))
-            if score[k] > best[0]:
-                best = (float(score[k]), Axis(axis.start + float(shifts[k]), p, t, n, axis.score))
+    sizes = [
+        (p, t)
+        for p in axis.pitch + pitch_shifts
+        for t in [*tiles, *(p - alike), p]
+        if not (t < MIN_TILE or t > p + 1e-9 or p - t > MAX_GAP_PX or 0 < p - t < 1.0)
+    ]
+    return _best_placed(axis, sizes, gain)
+
+
+def _gain(profile: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """``profile`` less its median over ``lo..hi`` (the board): what a tile side on each boundary adds."""
+    import numpy as np
+
+    return profile - float(np.median(profile[max(0, round(lo)) : max(round(lo) + 1, round(hi))]))  # type: ignore[no-any-return]
+
+
+def _best_placed(axis: Axis, sizes: Sequence[tuple[float, float]], gain: np.ndarray) -> Axis:
+    """``axis`` as the best of ``sizes`` (pitch, tile) placed best, its start moved by up to
+    :data:`REFINE_SHIFT`: the one whose tiles' distinct sides sum the most ``gain`` (see
+    :func:`_refine_axis`); ``axis`` itself when ``sizes`` is empty."""
+    import numpy as np
+
+    shifts = np.arange(-REFINE_SHIFT, REFINE_SHIFT + 1e-9, REFINE_STEP)
+    xs = np.arange(len(gain), dtype=np.float64)
+    j = np.arange(axis.count)[:, None]
+    best = (-np.inf, axis)
+    for p, t in sizes:
+        starts = axis.start + shifts[None, :] + j * p  # (n, shifts)
+        score = np.interp(starts, xs, gain).sum(axis=0)
+        if p - t < 1e-9:  # touching: the last tile's far side closes the board
+            score = score + np.interp(starts[-1] + p, xs, gain)
+        else:
+            score = score + np.interp(starts + t, xs, gain).sum(axis=0)
+        k = int(np.argmax(score))
+        if score[k] > best[0]:
+            best = (float(score[k]), Axis(axis.start + float(shifts[k]), p, t, axis.count, axis.score))
     return best[1]
+
+
+def with_one_gap(image: PILImage.Image, grid: Grid, recut: str) -> Grid:
+    """``grid`` with its ``recut`` axis (``"columns"`` or ``"rows"``) refit to the other axis's gap, start
+    and tile size moved to where the tiles' sides lie on the strongest colour steps, as :func:`refine_grid`
+    does (up to :data:`REFINE_ROUNDS` times, each by up to 3 px of tile and :data:`REFINE_SHIFT` of start).
+    Games space tiles alike both ways, so when a grid's gaps differ this is the other way it may be cut:
+    unseen seed 29666, touching tiles whose columns were found with a 4 px gap (and a pitch 4 px too
+    long) against the rows' 1 px; cut with a 1 px gap both ways, the columns land on the tiles' sides."""
+    import numpy as np
+
+    by_columns, by_rows = _step_maps(image)
+    for _ in range(REFINE_ROUNDS):
+        x0, y0, x1, y1 = grid.box
+        if recut == "columns":
+            axis, gap, lo, hi = grid.columns, grid.rows.gap, x0, x1
+            inset = 0.1 * grid.rows.tile
+            profile = _summed_profile(by_columns, y0 + inset, y1 - inset)
+        else:
+            axis, gap, lo, hi = grid.rows, grid.columns.gap, y0, y1
+            inset = 0.1 * grid.columns.tile
+            profile = _summed_profile(by_rows, x0 + inset, x1 - inset)
+        gain = _gain(profile, lo, hi)
+        touching = gap < 1.0  # (as _refine_axis: a gap under a pixel is no gap)
+        sizes = [(t if touching else t + gap, t) for t in axis.tile + np.arange(-3.0, 3.0 + 1e-9, 0.1) if t >= MIN_TILE]
+        fitted = _best_placed(axis, sizes, gain)
+        regrid = Grid(fitted, grid.rows) if recut == "columns" else Grid(grid.columns, fitted)
+        if regrid == grid:
+            break
+        grid = regrid
+    return grid
 
 
 def refine_grid(image: PILImage.Image, grid: Grid, any_gap: bool = False, capped: bool = False) -> Grid:
