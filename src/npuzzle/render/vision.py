@@ -862,19 +862,25 @@ def _read_otherwise_with_one_gap(
     memo: _PictureMemo, reading: ScreenshotReading, hole_home: int | str | None, size_given: bool
 ) -> Grid | None:
     """A grid ``reading``'s grid becomes with one axis refit to the other's gap
-    (:func:`~npuzzle.render.locate.with_one_gap`, each axis in turn) on which the tiles read surely (the
-    first seam measure on its own, or the second vouching by :data:`WITNESS_MARGIN`) but not as
-    ``reading``; None when there is none, or the gaps differ by at most :data:`RECUT_GAPS_PX`. Unseen seed
-    29666, touching tiles whose columns were found with a 4 px gap against the rows' 1 px: both measures
-    put one wrong 3x3 first (0.54 and 0.49 ahead); cut with a 1 px gap both ways, they read it right. On
-    dev seeds 0-399 the 13 right readings on grids whose gaps differ by more than a pixel read the same way
-    or not surely when recut."""
+    (:func:`~npuzzle.render.locate.with_one_gap`, each axis in turn) that reads otherwise: surely (the first
+    seam measure on its own, or the second vouching by :data:`WITNESS_MARGIN`), or with another arrangement
+    first under both measures whose seams fit better than ``reading``'s under both (a lower
+    ``seam_ratio``), :data:`WITNESS_MARGIN` ahead under either. None when there is none, or the gaps differ
+    by at most :data:`RECUT_GAPS_PX`. Unseen seed 29666, touching tiles whose columns were found with a 4 px
+    gap against the rows' 1 px: both measures put one wrong 3x3 first (0.54 and 0.49 ahead); cut with a 1 px
+    gap both ways, they read it right, surely. Dev seed 555 (4x4, touching tiles, columns found with 6 px
+    gaps, rows 1 px): both measures put a wrong board 0.37 and 0.30 ahead; recut with 1 px gaps the right one
+    is first, not surely (0.07 and 0.23 ahead), but with better seams (ratios 0.49 and 0.38 against 0.51 and
+    0.41). The 27 right readings recut on dev 0-399 and fresh 29800-30199 read the same way or not surely,
+    and where another arrangement came first, with worse seams or by less than the margin."""
     from .locate import with_one_gap
 
     grid = reading.grid
     assert grid is not None
     if abs(grid.columns.gap - grid.rows.gap) <= RECUT_GAPS_PX:
         return None
+    missing = parse_hole_home(hole_home, grid.width, grid.height)
+    read_as = (reading.board, reading.goal)
     for axis in ("columns", "rows"):
         recut = with_one_gap(memo.image, grid, axis)
         if recut == grid:
@@ -885,12 +891,27 @@ def _read_otherwise_with_one_gap(
             continue
         if other.ambiguous:
             witnessed = _witnessed_on(memo, recut, hole_home, size_given)
-            if witnessed is None:
-                continue
-            other = witnessed
-        if (other.board, other.goal) != (reading.board, reading.goal):
+            if witnessed is not None:
+                other = witnessed
+        if (other.board, other.goal) != read_as and not other.ambiguous:
+            return recut
+        if _fits_otherwise_better(memo, grid, recut, missing):
             return recut
     return None
+
+
+def _fits_otherwise_better(memo: _PictureMemo, grid: Grid, recut: Grid, missing: int) -> bool:
+    """Whether both seam measures put another arrangement first on ``recut`` than on ``grid`` (the same
+    cells cut another way), with a lower ``seam_ratio`` than ``grid``'s best under both and
+    :data:`WITNESS_MARGIN` ahead under either (see :func:`_read_otherwise_with_one_gap`)."""
+    firsts = []
+    for gradient in (False, True):
+        best = memo.reassembled(grid, missing, gradient)[1][0]
+        other = memo.reassembled(recut, missing, gradient)[1][0]
+        if other.homes == best.homes or other.seam_ratio >= best.seam_ratio:
+            return False
+        firsts.append(other.margin)
+    return max(firsts) >= WITNESS_MARGIN
 
 
 def _read_picture_on(
