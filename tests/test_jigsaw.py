@@ -756,6 +756,28 @@ def test_a_reading_on_the_first_measure_alone_needs_the_wider_margin() -> None:
     _assert_read_right_unless_refused(26404, may_refuse=True)
 
 
+@pytest.mark.parametrize(("seed", "right"), [(41, True), (504, True), (429, False)])
+def test_the_gradient_measure_vouches_by_less_for_a_reading_both_weigh_far_ahead_relatively(
+    seed: int, right: bool
+) -> None:
+    """Dev seeds 41 (6x6) and 504 (6x5): both measures put the right board first, the gradient measure only
+    0.18-0.19 ahead (under the full margin), but both 0.4 or more ahead weighed relatively: read right (they
+    were refused). Dev seed 429 (3x5): a wrong board both put first, the gradient measure 0.17 ahead, but
+    weighed relatively only 0.06 and 0.04 ahead: still refused."""
+    from npuzzle.render import vision
+
+    shot = _picture_shot(seed)
+    truth = _true_grid(shot)
+    memo = vision._PictureMemo(shot.image)
+    missing = shot.style.width * shot.style.height - 1
+    plain, graded = (memo.reassembled(truth, missing, gradient)[1][0] for gradient in (False, True))
+    if right:
+        assert plain.homes == graded.homes == _truth(shot)
+        assert vision.WITNESS_SECOND <= graded.margin < vision.MIN_MARGIN
+        assert min(plain.relative_margin, graded.relative_margin) >= vision.WITNESS_RELATIVE
+    _assert_read_right_unless_refused(seed, may_refuse=not right)
+
+
 def test_a_two_by_two_is_read_only_with_its_size_given() -> None:
     """Seed 26360 (a 3x3 with 8 px gaps): an outline of its top-left 2x2 tiles, each cell with a strip of
     the board's colour, reassembled 1.26 typical seams ahead under both measures. A 2x2 leaves two seams to

@@ -816,6 +816,8 @@ LONE_MARGIN = 0.35  # the best reassembly must beat every other one by this many
 MIN_MARGIN = 0.25  # ... or this many, when the gradient measure puts it first by as much (a witness) ...
 WITNESS_MARGIN = 0.1  # ... or even this many, when the gradient measure puts it first by MIN_MARGIN ...
 WITNESS_BUDDIES = 0.5  # ... and this share of its seams join mutual best matches under both measures
+WITNESS_SECOND = 0.15  # ... the gradient measure's margin may be this, not MIN_MARGIN, when both measures ...
+WITNESS_RELATIVE = 0.4  # ... put the arrangement this far ahead weighed relatively (Assembly.relative_margin)
 SEAMS_3X3 = 10  # ... on boards with at least a 3x3's seams (12, less the hole's 2); fewer need more
 MIN_SEAMS = 3  # a board whose pieces meet at fewer seams (a 2x2: 2) is read only with its size given
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
@@ -1135,7 +1137,11 @@ def _witnessed_on(
     :data:`MIN_MARGIN` ahead there, :data:`WITNESS_BUDDIES` of its seams joining mutual best matches under
     both, and every other check passed by both (the hole's cell by the full margin). On a grid 10 px off
     (unseen seed 15022) both measures put one wrong 3x3 first with margins 0.24 and 0.27, but only 30 % of its
-    seams joined mutual best matches."""
+    seams joined mutual best matches. With the default ``margin``, the gradient measure needs only
+    :data:`WITNESS_SECOND` when both measures put the arrangement :data:`WITNESS_RELATIVE` ahead weighed
+    relatively: on dev seeds 0-799 every arrangement that passed all else with the gradient measure 0.10 to
+    0.25 ahead was right but one (429, a 3x5, relative margins 0.06 and 0.04); unseen seed 26404's wrong 3x4
+    (relative margins 1.17 and 1.03) was only 0.106 ahead under the gradient measure."""
     width, height = grid.width, grid.height
     missing = parse_hole_home(hole_home, width, height)
     if (grid, False) not in memo.assemblies and memo.has_no_hole(grid):
@@ -1149,7 +1155,10 @@ def _witnessed_on(
     _, graded = memo.reassembled(grid, missing, True)
     if graded[0].homes != plain[0].homes or graded[0].buddies < WITNESS_BUDDIES:
         return None
-    if _picture_causes(memo, grid, graded, size_given):
+    second = MIN_MARGIN
+    if margin < MIN_MARGIN and min(plain[0].relative_margin, graded[0].relative_margin) >= WITNESS_RELATIVE:
+        second = WITNESS_SECOND
+    if _picture_causes(memo, grid, graded, size_given, second):
         return None
     # each cell as sure as the surer measure makes it (the one that vouched puts every rival 0.25 behind)
     confidence = tuple(max(a, b) for a, b in zip(plain[0].confidence, graded[0].confidence, strict=True))
