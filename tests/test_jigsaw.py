@@ -538,6 +538,22 @@ def test_grids_that_cut_the_picture_wrongly_are_refused(seed: int) -> None:
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+def test_a_part_of_the_board_whose_next_column_looks_less_like_tiles_is_doubted() -> None:
+    """Dev seed 412 (5x3, touching tiles, scale 0.79): located as its left 3x3, whose dark suit tiles stack
+    0.67 ahead as a 3x3 picture (read wrong with exit 0). The column beyond scores 0.395, under the bar to
+    grow by, but over the lower bar at which a reading is doubted: refused."""
+    from npuzzle.render import vision
+
+    shot = _picture_shot(412)
+    truth = _true_grid(shot)
+    c, r = truth.columns, truth.rows
+    part = Grid(Axis(c.start, c.pitch, c.tile, 3), r)
+    assert _grid_goes_on(shot.image, part) is None
+    assert _grid_goes_on(shot.image, part, bar=vision.GRID_GOES_ON_DOUBT) == "right"
+    assert _grid_goes_on(shot.image, truth, bar=vision.GRID_GOES_ON_DOUBT) is None
+    _assert_read_right_unless_refused(412, may_refuse=True)
+
+
 def test_black_hole_beside_dark_tiles() -> None:
     """Dev seed 99: the black hole (spread 2.0) is only twice as flat as a dark jacket tile (3.9); taken for
     a possible piece, it made two holes fit almost as well and the reading was refused."""
