@@ -481,20 +481,28 @@ def test_an_unsolvable_arrangement_is_never_returned(monkeypatch: pytest.MonkeyP
 
 
 @pytest.mark.parametrize(
-    ("plain", "graded", "agree", "buddies", "read"),
-    [(0.40, 0.0, False, 0.2, True), (0.30, 0.0, False, 0.2, False), (0.30, 0.30, True, 0.7, True),
-     (0.15, 0.30, True, 0.7, True), (0.15, 0.30, False, 0.7, False), (0.15, 0.20, True, 0.7, False),
-     (0.05, 0.90, True, 0.7, False), (0.15, 0.30, True, 0.3, False)],
+    ("plain", "graded", "agree", "buddies", "relative", "read"),
+    [(0.40, 0.0, False, 0.2, 1.0, True), (0.30, 0.0, False, 0.2, 1.0, False), (0.30, 0.30, True, 0.7, 1.0, True),
+     (0.15, 0.30, True, 0.7, 0.1, True), (0.15, 0.30, False, 0.7, 1.0, False), (0.15, 0.20, True, 0.7, 0.1, False),
+     (0.15, 0.20, True, 0.7, 1.0, True), (0.15, 0.12, True, 0.7, 1.0, False),
+     (0.05, 0.90, True, 0.7, 1.0, False), (0.15, 0.30, True, 0.3, 1.0, False)],
 )  # fmt: skip
 def test_a_second_seam_measure_vouches_only_for_the_same_arrangement(
-    monkeypatch: pytest.MonkeyPatch, plain: float, graded: float, agree: bool, buddies: float, read: bool
+    monkeypatch: pytest.MonkeyPatch,
+    plain: float,
+    graded: float,
+    agree: bool,
+    buddies: float,
+    relative: float,
+    read: bool,
 ) -> None:
     """The prediction measure's margin alone reads at LONE_MARGIN; below it, down to WITNESS_MARGIN, only if
-    the gradient measure puts the same arrangement first by MIN_MARGIN and WITNESS_BUDDIES of the seams join
-    mutual best matches."""
+    the gradient measure puts the same arrangement first by MIN_MARGIN (or by WITNESS_SECOND when both weigh
+    it WITNESS_RELATIVE ahead relatively) and WITNESS_BUDDIES of the seams join mutual best matches."""
     from npuzzle.render import vision
 
-    assert vision.WITNESS_MARGIN < 0.15 < 0.20 < vision.MIN_MARGIN < 0.30 < vision.LONE_MARGIN < 0.40
+    assert vision.WITNESS_MARGIN < 0.12 < vision.WITNESS_SECOND <= 0.15 < 0.20 < vision.MIN_MARGIN < 0.30
+    assert 0.30 < vision.LONE_MARGIN < 0.40 and 0.1 < vision.WITNESS_RELATIVE < 1.0
     assert 0.3 < vision.WITNESS_BUDDIES < 0.7
     real = jigsaw.assemble
 
@@ -506,7 +514,8 @@ def test_a_second_seam_measure_vouches_only_for_the_same_arrangement(
             swapped = list(homes)
             swapped[cells[0]], swapped[cells[1]] = homes[cells[1]], homes[cells[0]]
             homes = tuple(swapped)
-        return dataclasses.replace(got, homes=homes, margin=graded if gradient else plain, buddies=buddies)
+        margin = graded if gradient else plain
+        return dataclasses.replace(got, homes=homes, margin=margin, buddies=buddies, relative_margin=relative)
 
     monkeypatch.setattr(jigsaw, "assemble", weighed)
     shot = game_screenshot(WINDOWS["photo-3x3-gaps"])
