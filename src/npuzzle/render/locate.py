@@ -681,6 +681,20 @@ def _best_placed(axis: Axis, sizes: Sequence[tuple[float, float]], gain: np.ndar
     return best[1]
 
 
+def _axis_steps(
+    maps: tuple[np.ndarray, np.ndarray], grid: Grid, which: str
+) -> tuple[Axis, np.ndarray, float, float, float]:
+    """``grid``'s ``which`` axis (``"columns"`` or ``"rows"``), the colour steps across it over the board
+    (:func:`_summed_profile` of ``maps`` from :func:`_step_maps`, a tenth of a tile in from the other axis's
+    ends), its span and the other axis's gap: what refining that axis weighs."""
+    x0, y0, x1, y1 = grid.box
+    if which == "columns":
+        inset = 0.1 * grid.rows.tile
+        return grid.columns, _summed_profile(maps[0], y0 + inset, y1 - inset), x0, x1, grid.rows.gap
+    inset = 0.1 * grid.columns.tile
+    return grid.rows, _summed_profile(maps[1], x0 + inset, x1 - inset), y0, y1, grid.columns.gap
+
+
 def with_one_gap(image: PILImage.Image, grid: Grid, recut: str) -> Grid:
     """``grid`` with its ``recut`` axis (``"columns"`` or ``"rows"``) refit to the other axis's gap, start
     and tile size moved to where the tiles' sides lie on the strongest colour steps, as :func:`refine_grid`
@@ -690,17 +704,9 @@ def with_one_gap(image: PILImage.Image, grid: Grid, recut: str) -> Grid:
     long) against the rows' 1 px; cut with a 1 px gap both ways, the columns land on the tiles' sides."""
     import numpy as np
 
-    by_columns, by_rows = _step_maps(image)
+    maps = _step_maps(image)
     for _ in range(REFINE_ROUNDS):
-        x0, y0, x1, y1 = grid.box
-        if recut == "columns":
-            axis, gap, lo, hi = grid.columns, grid.rows.gap, x0, x1
-            inset = 0.1 * grid.rows.tile
-            profile = _summed_profile(by_columns, y0 + inset, y1 - inset)
-        else:
-            axis, gap, lo, hi = grid.rows, grid.columns.gap, y0, y1
-            inset = 0.1 * grid.columns.tile
-            profile = _summed_profile(by_rows, x0 + inset, x1 - inset)
+        axis, profile, lo, hi, gap = _axis_steps(maps, grid, recut)
         gain = _gain(profile, lo, hi)
         touching = gap < 1.0  # (as _refine_axis: a gap under a pixel is no gap)
         sizes = [(t if touching else t + gap, t) for t in axis.tile + np.arange(-3.0, 3.0 + 1e-9, 0.1) if t >= MIN_TILE]
@@ -723,29 +729,10 @@ def refine_grid(image: PILImage.Image, grid: Grid, any_gap: bool = False, capped
     side's step counts more than a typical tile side's (the median of the strongest ``n + 1`` steps): a
     frame's edges, far stronger than the tiles' own sides, otherwise pull the outer tiles over the frame and
     stretch the pitch (dev seed 297: a 5x5 found 2 px early with a pitch 0.5 px too large)."""
-    by_columns, by_rows = _step_maps(image)
+    maps = _step_maps(image)
     for _ in range(REFINE_ROUNDS):
-        x0, y0, x1, y1 = grid.box
-        inset_y = 0.1 * grid.rows.tile
-        inset_x = 0.1 * grid.columns.tile
-        columns = _refine_axis(
-            grid.columns,
-            _summed_profile(by_columns, y0 + inset_y, y1 - inset_y),
-            x0,
-            x1,
-            grid.rows.gap,
-            any_gap,
-            capped,
-        )
-        rows = _refine_axis(
-            grid.rows,
-            _summed_profile(by_rows, x0 + inset_x, x1 - inset_x),
-            y0,
-            y1,
-            grid.columns.gap,
-            any_gap,
-            capped,
-        )
+        columns = _refine_axis(*_axis_steps(maps, grid, "columns"), any_gap, capped)
+        rows = _refine_axis(*_axis_steps(maps, grid, "rows"), any_gap, capped)
         if Grid(columns, rows) == grid:
             break
         grid = Grid(columns, rows)
