@@ -847,14 +847,9 @@ def _read_picture(
     recut = _read_otherwise_with_one_gap(memo, reading, hole_home, size_given)
     if recut is None:
         return reading
-    if strict:
-        raise PictureReassemblyError(
-            f"could not put the {recut.width}x{recut.height} picture back together with confidence (the grid's "
-            f"gaps differ across and down, {reading.grid.columns.gap:.1f} and {reading.grid.rows.gap:.1f} px, "
-            "and cut with one gap both ways the tiles read another way): check --size and --crop, or give "
-            "the original picture with --reference, or accept the best guess with --allow-ambiguous",
-            reading,
-        )
+    refused = _unlike_gaps(reading.grid, reading, strict, "cut with one gap both ways the tiles read another way")
+    if refused is not None:
+        raise refused
     return replace(reading, ambiguous=(tuple(range(recut.width * recut.height)),))
 
 
@@ -1050,19 +1045,24 @@ def _holds_smaller_tiles(memo: _PictureMemo, grid: Grid, hole_home: int | str | 
     return max(inner_seam_ratio(tiles, parts) for parts in (2, 3)) >= INNER_SEAM_RATIO
 
 
-def _unlike_gaps(grid: Grid, reading: ScreenshotReading, strict: bool) -> PictureReassemblyError | None:
+def _unlike_gaps(
+    grid: Grid,
+    reading: ScreenshotReading,
+    strict: bool,
+    why: str = "the second seam measure does not vouch for the reading",
+) -> PictureReassemblyError | None:
     """The refusal of a sure ``reading`` on a ``grid`` whose gaps differ across and down (not
-    :func:`~npuzzle.render.locate.gaps_alike`) that the second seam measure does not vouch for; None when not
-    ``strict`` (the reading is then only marked ambiguous). Such a grid took a gap or a frame's strip into
-    its cells one way: dev seed 364's columns, 14 px of gap against the rows' 1, read a wrong 3x3 0.29 ahead
-    when the seams were averaged over five cuts instead of three (tried, not kept)."""
+    :func:`~npuzzle.render.locate.gaps_alike`, or more than :data:`RECUT_GAPS_PX`), ``why`` it is not stood
+    behind; None when not ``strict`` (the reading is then only marked ambiguous). Such a grid took a gap or a
+    frame's strip into its cells one way: dev seed 364's columns, 14 px of gap against the rows' 1, read a
+    wrong 3x3 0.29 ahead when the seams were averaged over five cuts instead of three (tried, not kept)."""
     if not strict:
         return None
     return PictureReassemblyError(
         f"could not put the {grid.width}x{grid.height} picture back together with confidence (the grid's gaps "
-        f"differ across and down, {grid.columns.gap:.1f} and {grid.rows.gap:.1f} px, and the second seam "
-        "measure does not vouch for the reading): check --size and --crop, or give the original picture with "
-        "--reference, or accept the best guess with --allow-ambiguous",
+        f"differ across and down, {grid.columns.gap:.1f} and {grid.rows.gap:.1f} px, and {why}): check --size "
+        "and --crop, or give the original picture with --reference, or accept the best guess with "
+        "--allow-ambiguous",
         reading,
     )
 
