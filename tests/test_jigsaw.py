@@ -254,6 +254,53 @@ def test_vectorised_totals_match_the_plain_sum(width: int, height: int, missing:
         assert all(sorted(row.tolist()) == sorted(arrangement) and row[missing] == -1 for row in group)
 
 
+def test_totals_kernel_matches_its_numpy_twin() -> None:
+    """The compiled :func:`jigsaw._totals` against :func:`jigsaw._totals_reference` on every shape up to 6x6,
+    the hole's home anywhere."""
+    rng = np.random.default_rng(7)
+    for width, height in itertools.product(range(2, 7), repeat=2):
+        n_cells = width * height
+        lr, tb = _random_costs(n_cells - 1, seed=n_cells)
+        rows = [np.insert(rng.permutation(n_cells - 1), rng.integers(n_cells), -1) for _ in range(50)]
+        group = np.array(rows)
+        assert np.allclose(
+            jigsaw._totals(group, lr, tb, width, height), jigsaw._totals_reference(group, lr, tb, width, height)
+        )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_local_search_kernel_walks_as_its_numpy_twin(seed: int) -> None:
+    """The compiled descents (:func:`jigsaw._improve` by exchanges, :func:`jigsaw._improve_even` keeping the
+    parity, turns of runs only where the board stays solvable) reach the very arrangement their NumPy twins
+    reach, from a random start on random boards of 2x2 to 7x6 (over CYCLE_PIECES cells too), with seam costs
+    drawn from a continuum (no ties, where the two may choose differently)."""
+    from npuzzle.solvability import is_solvable_homes
+
+    rng = np.random.default_rng(seed)
+    width, height = (7, 6) if seed == 0 else (int(rng.integers(2, 7)), int(rng.integers(2, 7)))
+    n_cells = width * height
+    missing, hole = int(rng.integers(n_cells)), int(rng.integers(n_cells))
+    lr, tb = _random_costs(n_cells - 1, seed=seed)
+    pieces = [c for c in range(n_cells) if c != hole]
+    arrangement = [int(p) for p in rng.permutation(n_cells - 1)]
+    arrangement.insert(missing, -1)
+
+    def allowed(candidate: list[int]) -> bool:
+        return is_solvable_homes(jigsaw._homes(candidate, pieces, n_cells), width, missing)
+
+    if not allowed(arrangement):  # a solvable start, as the reader's are
+        first, second = [c for c in range(n_cells) if c != missing][:2]
+        arrangement[first], arrangement[second] = arrangement[second], arrangement[first]
+    by_swaps = jigsaw._improve(arrangement, lr, tb, width, height)
+    assert by_swaps == jigsaw._improve_reference(arrangement, lr, tb, width, height)
+    even = jigsaw._improve_even(arrangement, lr, tb, width, height, allowed)
+    assert even == jigsaw._improve_even_reference(arrangement, lr, tb, width, height, allowed)
+    assert allowed(even)  # 3-cycles, double swaps and the turns taken keep the board solvable
+    for result in (by_swaps, even):
+        assert sorted(result) == sorted(arrangement) and result[missing] == -1
+        assert jigsaw._total(result, lr, tb, width, height) <= jigsaw._total(arrangement, lr, tb, width, height)
+
+
 @pytest.mark.parametrize("solvable", [False, True])
 def test_small_boards_weigh_every_arrangement(solvable: bool) -> None:
     """On a 3x3 the best arrangement and the margin are exact: checked against every permutation."""

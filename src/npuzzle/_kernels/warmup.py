@@ -1,4 +1,5 @@
-"""Compile every search kernel by running each once on a tiny board (``npuzzle warmup``).
+"""Compile every kernel by running each once on a tiny board (``npuzzle warmup``): the search and the picture
+reassembly.
 
 With ``cache=True`` the machine code lands next to the sources, so later processes start fast. Pattern
 database kernels compile when their tables are first used (``npuzzle pdb build`` or a 4×4 solve); the
@@ -70,7 +71,22 @@ def warmup() -> dict[str, float]:
     t0 = time.perf_counter()
     warm_anytime()
     timings["anytime ladder"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    warm_reassembly()
+    timings["picture reassembly"] = time.perf_counter() - t0
     return timings
+
+
+def warm_reassembly() -> None:
+    """The local search and seam totals that put a picture back together from its tiles (screenshots with
+    no reference), on a 2x2 of three random pieces."""
+    from .jigsaw import descend, totals
+
+    costs = np.random.default_rng(0).random((3, 3))
+    arrangement = np.array([2, 0, 1, -1], dtype=np.int64)
+    for even in (False, True):
+        descend(arrangement, costs, costs, 2, 2, even, True, 40, 40)
+    totals(arrangement[None], costs, costs, 2, 2)
 
 
 def warm_anytime() -> None:
@@ -105,4 +121,4 @@ def warm_anytime() -> None:
     )
 
 
-__all__ = ["warm_anytime", "warmup"]
+__all__ = ["warm_anytime", "warm_reassembly", "warmup"]

@@ -490,7 +490,8 @@ def compare_command(
 def warmup_command(
     json_output: Annotated[bool, typer.Option("--json", help="Print timings as JSON.")] = False,
 ) -> None:
-    """Compile every search kernel now (numba caches the machine code next to the sources)."""
+    """Compile every kernel now, the search and the picture reassembly (numba caches the machine code next to
+    the sources)."""
     from .._kernels.warmup import warmup
 
     t0 = time.perf_counter()

@@ -21,7 +21,10 @@ Method
     improved by swapping pairs of tiles while the total seam cost falls. A beam that went one cell off
     early lays a whole block of the picture out consistently but shifted, which no exchange of two tiles
     repairs: the best arrangement is also tried translated by one cell in each direction, the tiles pushed
-    off the board put back greedily (:func:`_shifted`), and improved again.
+    off the board put back greedily (:func:`_shifted`), and improved again. The improving walks and the
+    totals of many arrangements run compiled (:mod:`npuzzle._kernels.jigsaw`: a neighbour is weighed by the
+    seams it changes, not rebuilt whole); their NumPy forms (``_improve_reference``, ...) are the twins the
+    tests hold them to.
     *Solvability* (``solvable``). A game shows only boards that can reach its goal, and that is a matter of
     the permutation's parity. Given the test, only solvable arrangements are answers: an unsolvable best is
     repaired by its cheapest exchanges, and arrangements are then improved and weighed against each other by
@@ -309,7 +312,25 @@ def _seam_cells(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def _totals(arrangements: np.ndarray, lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> np.ndarray:
-    """:func:`_total` of each row of ``arrangements`` (``(k, width * height)``, -1 at the hole's home) at once."""
+    """:func:`_total` of each row of ``arrangements`` (``(k, width * height)``, -1 at the hole's home) at once
+    (compiled: :func:`npuzzle._kernels.jigsaw.totals`; :func:`_totals_reference` is its twin)."""
+    import numpy as np
+
+    from .._kernels.jigsaw import totals
+
+    return totals(  # type: ignore[no-any-return]
+        np.ascontiguousarray(arrangements, dtype=np.int64),
+        np.ascontiguousarray(lr, dtype=np.float64),
+        np.ascontiguousarray(tb, dtype=np.float64),
+        width,
+        height,
+    )
+
+
+def _totals_reference(
+    arrangements: np.ndarray, lr: np.ndarray, tb: np.ndarray, width: int, height: int
+) -> np.ndarray:
+    """:func:`_totals` in NumPy (the kernel's twin)."""
     import numpy as np
 
     left, right, top, bottom = _seam_cells(width, height)
@@ -429,16 +450,22 @@ def _rotation_deltas(
     """Cost change of turning the tiles of each run (:func:`_runs`) round by each step: a flat strip of the
     picture (a dark edge, sky) laid out in the right line but in a rotated order, which no exchange of two
     tiles reaches. Keyed by the run's cells rotated (cells, then the step); with the rotated arrangement."""
-    base = _total(arrangement, lr, tb, width, height)
-    out = {}
+    import numpy as np
+
+    keys, trials = [], []
     for run in _runs(arrangement, width, height):
         tiles = [arrangement[c] for c in run]
         for step in range(1, len(run)):
             trial = list(arrangement)
             for cell, tile in zip(run, tiles[step:] + tiles[:step], strict=True):
                 trial[cell] = tile
-            out[(*run, step)] = (_total(trial, lr, tb, width, height) - base, trial)
-    return out
+            keys.append((*run, step))
+            trials.append(trial)
+    if not trials:
+        return {}
+    base = _total(arrangement, lr, tb, width, height)
+    deltas = _totals(np.array(trials, dtype=np.int64), lr, tb, width, height) - base
+    return {key: (float(delta), trial) for key, delta, trial in zip(keys, deltas, trials, strict=True)}
 
 
 def _descend(
@@ -465,8 +492,45 @@ def _descend(
 
 
 def _improve(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> list[int]:
-    """Swap pairs of tiles while the best swap lowers the total seam cost."""
+    """Swap pairs of tiles while the best swap lowers the total seam cost (compiled:
+    :func:`npuzzle._kernels.jigsaw.descend`; :func:`_improve_reference` is its plain twin)."""
+    return _descended(arrangement, lr, tb, width, height, None)
+
+
+def _improve_reference(
+    arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int
+) -> list[int]:
+    """:func:`_improve` in NumPy, every neighbour built whole (the twin the kernel is tested against)."""
     return _descend(arrangement, lambda current: _swapped(current)[1], lr, tb, width, height)
+
+
+def _descended(
+    arrangement: list[int],
+    lr: np.ndarray,
+    tb: np.ndarray,
+    width: int,
+    height: int,
+    allowed: Callable[[list[int]], bool] | None,
+) -> list[int]:
+    """:func:`npuzzle._kernels.jigsaw.descend` from ``arrangement``: by exchanges of two tiles (``allowed``
+    None), else by the changes that keep the parity (turns of runs only where ``allowed`` would accept them)."""
+    import numpy as np
+
+    from .._kernels.jigsaw import descend
+
+    even = allowed is not None
+    result = descend(
+        np.asarray(arrangement, dtype=np.int64),
+        np.ascontiguousarray(lr, dtype=np.float64),
+        np.ascontiguousarray(tb, dtype=np.float64),
+        width,
+        height,
+        even,
+        bool(allowed(arrangement)) if allowed is not None else True,
+        CYCLE_PIECES,
+        EVEN_SWAPS,
+    )
+    return [int(t) for t in result]
 
 
 def _even_neighbours(
@@ -500,7 +564,19 @@ def _improve_even(
     height: int,
     allowed: Callable[[list[int]], bool],
 ) -> list[int]:
-    """:func:`_improve` within the arrangement's parity class (:func:`_even_neighbours`)."""
+    """:func:`_improve` within the arrangement's parity class (:func:`_even_neighbours`; compiled, as there)."""
+    return _descended(arrangement, lr, tb, width, height, allowed)
+
+
+def _improve_even_reference(
+    arrangement: list[int],
+    lr: np.ndarray,
+    tb: np.ndarray,
+    width: int,
+    height: int,
+    allowed: Callable[[list[int]], bool],
+) -> list[int]:
+    """:func:`_improve_even` in NumPy (the kernel's twin)."""
     return _descend(
         arrangement, lambda current: _even_neighbours(current, lr, tb, width, height, allowed), lr, tb, width, height
     )
