@@ -270,7 +270,7 @@ def test_totals_kernel_matches_its_numpy_twin() -> None:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_local_search_kernel_walks_as_its_numpy_twin(seed: int) -> None:
-    """The compiled descents (:func:`jigsaw._improve` by exchanges, :func:`jigsaw._improve_even` keeping the
+    """The compiled descents (:func:`jigsaw._improve` by exchanges, and with the solvability test keeping the
     parity, turns of runs only where the board stays solvable) reach the very arrangement their NumPy twins
     reach, from a random start on random boards of 2x2 to 7x6 (over CYCLE_PIECES cells too), with seam costs
     drawn from a continuum (no ties, where the two may choose differently)."""
@@ -293,8 +293,8 @@ def test_local_search_kernel_walks_as_its_numpy_twin(seed: int) -> None:
         arrangement[first], arrangement[second] = arrangement[second], arrangement[first]
     by_swaps = jigsaw._improve(arrangement, lr, tb, width, height)
     assert by_swaps == jigsaw._improve_reference(arrangement, lr, tb, width, height)
-    even = jigsaw._improve_even(arrangement, lr, tb, width, height, allowed)
-    assert even == jigsaw._improve_even_reference(arrangement, lr, tb, width, height, allowed)
+    even = jigsaw._improve(arrangement, lr, tb, width, height, allowed)
+    assert even == jigsaw._improve_reference(arrangement, lr, tb, width, height, allowed)
     assert allowed(even)  # 3-cycles, double swaps and the turns taken keep the board solvable
     for result in (by_swaps, even):
         assert sorted(result) == sorted(arrangement) and result[missing] == -1

@@ -1,6 +1,6 @@
 """Local search over picture-puzzle arrangements: :func:`descend`, the compiled twin of
-``npuzzle.render.jigsaw._descend`` with its two neighbourhoods (``_improve``: every exchange of two tiles;
-``_improve_even``: the changes that keep the permutation's parity).
+``npuzzle.render.jigsaw._descend`` with its two neighbourhoods (``_improve``: every exchange of two tiles, or
+with the solvability test the changes that keep the permutation's parity).
 
 The NumPy version builds every neighbour as a whole arrangement and sums all its seams (on an 8x8, some
 10^5 arrangements of 64 cells per step: 15 s an assembly). Here a neighbour is weighed by the seams of the

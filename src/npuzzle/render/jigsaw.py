@@ -23,7 +23,7 @@ Method
     repairs: the best arrangement is also tried translated by one cell in each direction, the tiles pushed
     off the board put back greedily (:func:`_shifted`), and improved again. The improving walks and the
     totals of many arrangements run compiled (:mod:`npuzzle._kernels.jigsaw`: a neighbour is weighed by the
-    seams it changes, not rebuilt whole); their NumPy forms (``_improve_reference``, ...) are the twins the
+    seams it changes, not rebuilt whole); their NumPy forms (``_improve_reference``, ``_totals_reference``) are the twins the
     tests hold them to.
     *Solvability* (``solvable``). A game shows only boards that can reach its goal, and that is a matter of
     the permutation's parity. Given the test, only solvable arrangements are answers: an unsolvable best is
@@ -509,46 +509,51 @@ def _descend(
     return current
 
 
-def _improve(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> list[int]:
-    """Swap pairs of tiles while the best swap lowers the total seam cost (compiled:
-    :func:`npuzzle._kernels.jigsaw.descend`; :func:`_improve_reference` is its plain twin)."""
-    return _descended(arrangement, lr, tb, width, height, None)
-
-
-def _improve_reference(
-    arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int
-) -> list[int]:
-    """:func:`_improve` in NumPy, every neighbour built whole (the twin the kernel is tested against)."""
-    return _descend(arrangement, lambda current: _swapped(current)[1], lr, tb, width, height)
-
-
-def _descended(
+def _improve(
     arrangement: list[int],
     lr: np.ndarray,
     tb: np.ndarray,
     width: int,
     height: int,
-    allowed: Callable[[list[int]], bool] | None,
+    allowed: Callable[[list[int]], bool] | None = None,
 ) -> list[int]:
-    """:func:`npuzzle._kernels.jigsaw.descend` from ``arrangement``: by exchanges of two tiles (``allowed``
-    None), else by the changes that keep the parity (turns of runs only where ``allowed`` would accept them)."""
+    """Swap pairs of tiles while the best swap lowers the total seam cost; with ``allowed`` (the solvability
+    test), make the changes that keep the parity instead (:func:`_even_neighbours`: a solvable board stays
+    solvable). Compiled (:func:`npuzzle._kernels.jigsaw.descend`); :func:`_improve_reference` is its twin."""
     import numpy as np
 
     from .._kernels.jigsaw import descend
 
-    even = allowed is not None
     result = descend(
         np.asarray(arrangement, dtype=np.int64),
         np.ascontiguousarray(lr, dtype=np.float64),
         np.ascontiguousarray(tb, dtype=np.float64),
         width,
         height,
-        even,
+        allowed is not None,
         bool(allowed(arrangement)) if allowed is not None else True,
         CYCLE_PIECES,
         EVEN_SWAPS,
     )
     return [int(t) for t in result]
+
+
+def _improve_reference(
+    arrangement: list[int],
+    lr: np.ndarray,
+    tb: np.ndarray,
+    width: int,
+    height: int,
+    allowed: Callable[[list[int]], bool] | None = None,
+) -> list[int]:
+    """:func:`_improve` in NumPy, every neighbour built whole (the twin the kernel is tested against)."""
+
+    def neighbours(current: list[int]) -> np.ndarray:
+        if allowed is None:
+            return _swapped(current)[1]
+        return _even_neighbours(current, lr, tb, width, height, allowed)
+
+    return _descend(arrangement, neighbours, lr, tb, width, height)
 
 
 def _even_neighbours(
@@ -572,32 +577,6 @@ def _even_neighbours(
     if turned:
         parts.append(np.array(turned, dtype=parts[0].dtype))
     return np.concatenate(parts)
-
-
-def _improve_even(
-    arrangement: list[int],
-    lr: np.ndarray,
-    tb: np.ndarray,
-    width: int,
-    height: int,
-    allowed: Callable[[list[int]], bool],
-) -> list[int]:
-    """:func:`_improve` within the arrangement's parity class (:func:`_even_neighbours`; compiled, as there)."""
-    return _descended(arrangement, lr, tb, width, height, allowed)
-
-
-def _improve_even_reference(
-    arrangement: list[int],
-    lr: np.ndarray,
-    tb: np.ndarray,
-    width: int,
-    height: int,
-    allowed: Callable[[list[int]], bool],
-) -> list[int]:
-    """:func:`_improve_even` in NumPy (the kernel's twin)."""
-    return _descend(
-        arrangement, lambda current: _even_neighbours(current, lr, tb, width, height, allowed), lr, tb, width, height
-    )
 
 
 def _fill(
@@ -733,7 +712,7 @@ def _solvable_candidates(
     out = []
     for k, (cost, arrangement) in enumerate(pool):
         if k < EVEN_IMPROVED:
-            arrangement = _improve_even(arrangement, lr, tb, width, height, allowed)
+            arrangement = _improve(arrangement, lr, tb, width, height, allowed)
             cost = _total(arrangement, lr, tb, width, height)
         if tuple(arrangement) not in seen:
             seen.add(tuple(arrangement))
