@@ -268,6 +268,18 @@ def test_totals_kernel_matches_its_numpy_twin() -> None:
         )
 
 
+def test_the_kernels_partial_sort_is_a_stable_sorts_first_few() -> None:
+    """``_smallest`` (which exchanges are paired, which cells are cycled) picks what NumPy's stable argsort
+    would, ties included."""
+    from npuzzle._kernels.jigsaw import _smallest
+
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        values = np.round(rng.random(int(rng.integers(1, 80))), 1)  # many ties
+        count = int(rng.integers(1, 60))
+        assert _smallest(values, count).tolist() == np.argsort(values, kind="stable")[:count].tolist()
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_local_search_kernel_walks_as_its_numpy_twin(seed: int) -> None:
     """The compiled descents (:func:`jigsaw._improve` by exchanges, and with the solvability test keeping the

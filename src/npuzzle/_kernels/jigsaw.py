@@ -100,8 +100,7 @@ def _smallest(values: np.ndarray, count: int) -> np.ndarray:
             continue
         pos = filled if filled < count else count - 1
         while pos > 0 and values[out[pos - 1]] > v:
-            if pos < count:
-                out[pos] = out[pos - 1]
+            out[pos] = out[pos - 1]
             pos -= 1
         out[pos] = i
         if filled < count:
