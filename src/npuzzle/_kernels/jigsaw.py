@@ -154,19 +154,21 @@ def descend(
             for j in range(i + 1, m):
                 pair_a[p], pair_b[p] = held[i], held[j]
                 p += 1
+        swap_deltas = np.empty(n_pairs)  # every exchange: the neighbours, or the pool two are drawn from
+        for p in range(n_pairs):
+            a, b = pair_a[p], pair_b[p]
+            changed[0], changed[1] = a, b
+            tiles[0], tiles[1] = current[b], current[a]
+            swap_deltas[p] = _change_cost(current, changed, tiles, 2, mark, old, lr, tb, width, height)
         best = np.inf
         best_count = 0
         best_is_turn = False
         if not even:
             for p in range(n_pairs):
-                a, b = pair_a[p], pair_b[p]
-                changed[0], changed[1] = a, b
-                tiles[0], tiles[1] = current[b], current[a]
-                delta = _change_cost(current, changed, tiles, 2, mark, old, lr, tb, width, height)
-                if delta < best:
-                    best, best_count = delta, 2
-                    best_changed[:2] = changed[:2]
-                    best_tiles[:2] = tiles[:2]
+                if swap_deltas[p] < best:
+                    best, best_count = swap_deltas[p], 2
+                    best_changed[0], best_changed[1] = pair_a[p], pair_b[p]
+                    best_tiles[0], best_tiles[1] = current[pair_b[p]], current[pair_a[p]]
         else:
             cells = held
             if m > cycle_pieces:  # the cells whose seams cost most (the earlier on equal costs), in order
@@ -190,12 +192,6 @@ def descend(
                             best, best_count = delta, 3
                             best_changed[:3] = changed[:3]
                             best_tiles[:3] = tiles[:3]
-            swap_deltas = np.empty(n_pairs)
-            for p in range(n_pairs):
-                a, b = pair_a[p], pair_b[p]
-                changed[0], changed[1] = a, b
-                tiles[0], tiles[1] = current[b], current[a]
-                swap_deltas[p] = _change_cost(current, changed, tiles, 2, mark, old, lr, tb, width, height)
             first = _smallest(swap_deltas, cheapest)
             for f in first:
                 a, b = pair_a[f], pair_b[f]
