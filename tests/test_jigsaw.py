@@ -13,7 +13,16 @@ from PIL import Image, ImageFilter
 
 from npuzzle.errors import PuzzleError
 from npuzzle.render import jigsaw
-from npuzzle.render.locate import Axis, Grid, grid_grown, locate_grid, refine_grid, with_one_gap
+from npuzzle.render.locate import (
+    Axis,
+    Grid,
+    grid_beyond,
+    grid_grown,
+    grids_beyond,
+    locate_grid,
+    refine_grid,
+    with_one_gap,
+)
 from npuzzle.render.vision import (
     MAX_KEPT,
     PictureReassemblyError,
@@ -620,6 +629,36 @@ def test_a_part_of_the_board_whose_next_column_looks_less_like_tiles_is_doubted(
     assert _grid_goes_on(shot.image, part, bar=vision.GRID_GOES_ON_DOUBT) == "right"
     assert _grid_goes_on(shot.image, truth, bar=vision.GRID_GOES_ON_DOUBT) is None
     _assert_read_right_unless_refused(412, may_refuse=True)
+
+
+@pytest.mark.parametrize("gap", [0.0, 3.5, 12.0])
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_cells_placed_loosely_beyond_a_grid_include_one_pitch_on_and_stay_outside(side: str, gap: float) -> None:
+    grid = Grid(Axis(100.0, 60.0 + gap, 60.0, 3), Axis(80.0, 50.0 + gap, 50.0, 4))
+    placed = grids_beyond(grid, side)
+    assert grid_beyond(grid, side) in placed
+    x0, y0, x1, y1 = grid.box
+    for extra in placed:
+        ex0, ey0, ex1, ey1 = extra.box
+        assert {"left": ex1 <= x0, "right": ex0 >= x1, "top": ey1 <= y0, "bottom": ey0 >= y1}[side]
+        assert extra.width * extra.height == (grid.height if side in ("left", "right") else grid.width)
+
+
+def test_a_part_of_the_board_on_a_pitch_too_long_is_doubted_by_cells_placed_loosely_beyond() -> None:
+    """Unseen seed 31478 (3x3, 9.5 px gaps, a 14 px frame, JPEG 49): located as its left two columns at a pitch
+    one gap too long (each cell took in a gap's or the frame's strip), whose dark suit tiles stacked as a 2x3
+    picture and were read with exit 0. One pitch on, the column beyond straddles the tiles and the frame;
+    placed loosely, it is the third column: the reading is doubted, and the whole board is read instead."""
+    from npuzzle.render import vision
+
+    shot = _picture_shot(31478)
+    truth = _true_grid(shot)
+    c, r = truth.columns, truth.rows
+    part = Grid(Axis(c.start - c.gap, c.pitch + c.gap, c.tile + c.gap, 2), r)
+    assert _grid_goes_on(shot.image, part, bar=vision.GRID_GOES_ON_DOUBT) is None
+    assert _grid_goes_on(shot.image, part, bar=vision.GRID_GOES_ON_DOUBT, loose=True) == "right"
+    assert _grid_goes_on(shot.image, truth, bar=vision.GRID_GOES_ON_DOUBT, loose=True) is None
+    _assert_read_right_unless_refused(31478, may_refuse=True)
 
 
 def test_black_hole_beside_dark_tiles() -> None:

@@ -1037,6 +1037,32 @@ def grid_beyond(grid: Grid, side: str) -> Grid:
     return Grid(c, replace(r, start=r.start - r.pitch if side == "top" else r.start + r.count * r.pitch, count=1))
 
 
+BEYOND_SIDES = (0.8, 1.1, 7)  # a column or row placed past a grid loosely: tile sides from/to this share ...
+BEYOND_SLACK = 2.0  # ... starting from the grid's edge out to one gap and this many pixels further
+
+
+def grids_beyond(grid: Grid, side: str) -> list[Grid]:
+    """One column or row of cells past ``grid`` at ``side`` placed every way a grid whose pitch is a few
+    pixels off could have missed it: starting from the grid's outer edge out to one gap and
+    :data:`BEYOND_SLACK` px further, 1 px apart, with tiles :data:`BEYOND_SIDES` of the grid's tile side
+    wide (:func:`grid_beyond`'s placement among them)."""
+    import numpy as np
+
+    c, r = grid.columns, grid.rows
+    axis = c if side in ("left", "right") else r
+    gap = max(0.0, axis.gap)
+    offsets = sorted({*np.arange(0.0, gap + BEYOND_SLACK + 1e-9, 1.0).tolist(), gap})
+    lo, hi, count = BEYOND_SIDES
+    sides = sorted({*np.linspace(lo * axis.tile, hi * axis.tile, count).tolist(), axis.tile})
+    out = []
+    for offset in offsets:
+        for tile in sides:
+            start = axis.start - offset - tile if side in ("left", "top") else axis.end + offset
+            placed = Axis(start, tile + gap, tile, 1)
+            out.append(Grid(placed, r) if side in ("left", "right") else Grid(c, placed))
+    return out
+
+
 def grid_grown(grid: Grid, side: str) -> Grid:
     """``grid`` with one more column or row of cells at ``side`` (one of :data:`SIDES`)."""
     c, r = grid.columns, grid.rows

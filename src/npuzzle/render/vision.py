@@ -1086,9 +1086,9 @@ class _PictureMemo:
             self._seams = _seam_maps(np.asarray(self.image.convert("RGB")))
         return self._seams
 
-    def goes_on(self, grid: Grid, bar: float = GRID_GOES_ON) -> str | None:
+    def goes_on(self, grid: Grid, bar: float = GRID_GOES_ON, loose: bool = False) -> str | None:
         """:func:`_grid_goes_on` of ``grid``."""
-        return _grid_goes_on(self.image, grid, self.seams(), bar)
+        return _grid_goes_on(self.image, grid, self.seams(), bar, loose)
 
     def has_no_hole(self, grid: Grid) -> bool:
         """Whether not even the flattest cell of ``grid`` is flat enough to be the hole
@@ -1318,7 +1318,7 @@ def _picture_causes(
     # (a lower bar than growing's: dev seed 412, a 5x3 of touching tiles located as its left 3x3, whose dark
     # suit tiles stack 0.67 ahead as a 3x3 picture; the column beyond scored 0.395, under the 0.4 to grow by.
     # The right readings of dev 0-399 score at most 0.33 beyond, where their own cells' median sets the bar)
-    side = memo.goes_on(grid, GRID_GOES_ON_DOUBT)
+    side = memo.goes_on(grid, GRID_GOES_ON_DOUBT, loose=True)
     if side is not None:
         causes.append(f"the tiles seem to go on {'to the ' if side in ('left', 'right') else 'at the '}{side}")
     kept = _kept_share(best.homes, width, height)
@@ -1377,7 +1377,11 @@ def _grid_on_hole(memo: _PictureMemo, grid: Grid) -> Grid:
 
 
 def _grid_goes_on(
-    image: PILImage.Image, grid: Grid, seams: tuple[np.ndarray, np.ndarray] | None = None, bar: float = GRID_GOES_ON
+    image: PILImage.Image,
+    grid: Grid,
+    seams: tuple[np.ndarray, np.ndarray] | None = None,
+    bar: float = GRID_GOES_ON,
+    loose: bool = False,
 ) -> str | None:
     """The side (``"left"``, ``"right"``, ``"top"``, ``"bottom"``) beyond which one more column or row of
     cells looks as much like tiles as the grid's own (their four sides steps in the picture), or None: a grid
@@ -1386,21 +1390,26 @@ def _grid_goes_on(
     bar (the upper median: dev seed 103's missed column of a 6x4 had two tiles of detail and two of a dark
     uniform, median 0.33, and its 5x4 part read wrong with a margin of 0.30 when the locator offered it).
     ``seams``: the screenshot's seam maps, if worked out; ``bar``: the upper median's bar (and
-    :data:`GRID_GOES_ON_SHARE` of the grid's own)."""
+    :data:`GRID_GOES_ON_SHARE` of the grid's own). ``loose``: the cells beyond placed every way a pitch a few
+    pixels off could have missed them (:func:`~npuzzle.render.locate.grids_beyond`), not only one pitch on
+    (unseen seed 31478: a 3x3 located as its left two columns at a 103 px pitch against the true 94, whose
+    dark suit tiles stacked as a 2x3 picture with exit 0; one pitch on, the third column's cells straddled
+    the tiles and the frame)."""
     import numpy as np
 
-    from .locate import SIDES, _seam_maps, grid_beyond, grid_cell_scores
+    from .locate import SIDES, _box_scores, _seam_maps, grid_beyond, grid_cell_scores, grids_beyond
 
     if seams is None:
         seams = _seam_maps(np.asarray(image.convert("RGB")))
     own = float(np.median(grid_cell_scores(seams, grid)))
     for side in SIDES:
-        extra = grid_beyond(grid, side)
-        x0, y0, x1, y1 = extra.box
-        if x0 < 0 or y0 < 0 or x1 > image.width or y1 > image.height:
+        boxes = np.array([extra.cell_boxes() for extra in (grids_beyond(grid, side) if loose else [grid_beyond(grid, side)])
+                          if extra.box[0] >= 0 and extra.box[1] >= 0 and extra.box[2] <= image.width
+                          and extra.box[3] <= image.height], dtype=np.float64)  # fmt: skip
+        if not len(boxes):
             continue
-        scores = np.sort(grid_cell_scores(seams, extra))
-        if float(scores[len(scores) // 2]) > max(bar, GRID_GOES_ON_SHARE * own):
+        scores = np.sort(_box_scores(seams, boxes.reshape(-1, 4)).reshape(boxes.shape[:2]), axis=1)
+        if float(scores[:, scores.shape[1] // 2].max()) > max(bar, GRID_GOES_ON_SHARE * own):
             return side
     return None
 
