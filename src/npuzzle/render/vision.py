@@ -1265,7 +1265,8 @@ def _reassembled_on(
     groups = (best.uncertain,) if best.uncertain else ()
     reading = _picture_reading(cells, best, grid, missing)
     # on its own the first measure put a wrong 3x4 0.28 ahead on a grid within half a pixel (unseen seed
-    # 26404, JPEG quality 40: three flag tiles cycled); no wrong one on dev seeds 0-399 went past 0.31
+    # 26404, JPEG quality 40: three flag tiles cycled; 0.24 once seams were averaged along their length, ALONG);
+    # no wrong one on dev seeds 0-399 went past 0.31
     causes = _picture_causes(memo, grid, assemblies, size_given, LONE_MARGIN)
     if causes and strict:
         raise PictureReassemblyError(
