@@ -340,6 +340,12 @@ def _mean_match(image: PILImage.Image, grid: Grid, ref: np.ndarray, blank_cell: 
     return float(np.mean([cost[cell, columns[cell]] for cell in range(n) if columns[cell] < n]))
 
 
+def _on_screenshot(image: PILImage.Image, grid: Grid) -> bool:
+    """Whether every cell of ``grid`` lies within ``image``."""
+    x0, y0, x1, y1 = grid.box
+    return x0 >= 0 and y0 >= 0 and x1 <= image.width and y1 <= image.height
+
+
 def _moved_axis(axis: Axis, move: str, step: float) -> Axis:
     """``axis`` moved by ``step`` pixels: ``"shift"`` every tile, ``"scale"`` the pitch (the tile in
     proportion, the board's centre kept), or ``"tile"`` the tile size (each tile's centre kept)."""
@@ -374,8 +380,7 @@ def _refine_by_match(
                     if moved.tile < MIN_TILE_PX or moved.tile > moved.pitch + 1e-9:
                         continue
                     trial = replace(grid, **{axis_name: moved})
-                    x0, y0, x1, y1 = trial.box
-                    if x0 < 0 or y0 < 0 or x1 > image.width or y1 > image.height:
+                    if not _on_screenshot(image, trial):
                         continue
                     value = _mean_match(image, trial, ref, blank_cell)
                     trials += 1
@@ -479,9 +484,7 @@ def _layouts(
     if not exact:
         try:
             found = locate_grids(image, width, height, keep=GRID_ALTERNATIVES)
-            inside = [g for g in found[1:] if g.box[0] >= 0 and g.box[1] >= 0
-                      and g.box[2] <= image.width and g.box[3] <= image.height]
-            grids[:0] = [found[0], *inside]
+            grids[:0] = [found[0], *(g for g in found[1:] if _on_screenshot(image, g))]
         except GridNotFoundError as exc:
             problem = exc
             if outlines:
@@ -1408,11 +1411,11 @@ def _grid_goes_on(
         seams = _seam_maps(np.asarray(image.convert("RGB")))
     own = float(np.median(grid_cell_scores(seams, grid)))
     for side in SIDES:
-        boxes = np.array([extra.cell_boxes() for extra in (grids_beyond(grid, side) if loose else [grid_beyond(grid, side)])
-                          if extra.box[0] >= 0 and extra.box[1] >= 0 and extra.box[2] <= image.width
-                          and extra.box[3] <= image.height], dtype=np.float64)  # fmt: skip
-        if not len(boxes):
+        placed = [extra for extra in (grids_beyond(grid, side) if loose else [grid_beyond(grid, side)])
+                  if _on_screenshot(image, extra)]  # fmt: skip
+        if not placed:
             continue
+        boxes = np.array([extra.cell_boxes() for extra in placed], dtype=np.float64)
         scores = np.sort(_box_scores(seams, boxes.reshape(-1, 4)).reshape(boxes.shape[:2]), axis=1)
         if float(scores[:, scores.shape[1] // 2].max()) > max(bar, GRID_GOES_ON_SHARE * own):
             return side
