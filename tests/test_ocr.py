@@ -87,6 +87,16 @@ def test_candidates_settle_and_contradictions_refuse() -> None:
     assert _settle_unsure(numbers, cells, sorted(truth), reading, 3, 3) is None
 
 
+def test_elimination_settles_no_more_cells_than_were_read_surely() -> None:
+    """Unseen seed 32058: a 2x2 cut of a whole window, no number read surely, each cell guessed once: one
+    placing of 1..3 was solvable and it came back with exit 0. Settling needs as many cells read as settled."""
+    reading = ocr.NumberReading((None, None, None, None), (0.0, 0.0, 0.0, 0.0), (3,), ((1,), (2,), (3,), ()))
+    assert _settle_unsure([None, None, None, None], [0, 1, 2], [1, 2, 3], reading, 2, 2) is None
+    # one cell read surely, one guessed: settled
+    reading = ocr.NumberReading((1, None, 3, None), (1.0, 0.0, 1.0, 0.0), (3,), ((), (2,), (), ()))
+    assert _settle_unsure([1, None, 3, None], [1], [2], reading, 2, 2) == (2,)
+
+
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 def test_a_part_of_the_board_grows_into_the_whole_board() -> None:
     """A grid over a 2x3 part of a 4x4 board (no hole in it) reads numbers up to 15: the reader grows the
