@@ -1143,7 +1143,9 @@ def _witnessed_on(
     (unseen seed 15022) both measures put one wrong 3x3 first with margins 0.24 and 0.27, but only 30 % of its
     seams joined mutual best matches. With the default ``margin``, the gradient measure needs only
     :data:`WITNESS_SECOND` when both measures put the arrangement :data:`WITNESS_RELATIVE` ahead weighed
-    relatively: on dev seeds 0-799 every arrangement that passed all else with the gradient measure 0.10 to
+    relatively on a board with more seams than a 3x3's (unseen seed 32144, a 3x3 of 33 px tiles: a wrong
+    3-cycle of the picture's left column 0.22 and 0.153 ahead; none of 44 right readings so vouched in 2000
+    reads was a 3x3): on dev seeds 0-799 every arrangement that passed all else with the gradient measure 0.10 to
     0.25 ahead was right but one (429, a 3x5, relative margins 0.06 and 0.04); unseen seed 26404's wrong 3x4
     (relative margins 1.17 and 1.03) was only 0.106 ahead under the gradient measure."""
     width, height = grid.width, grid.height
@@ -1160,7 +1162,8 @@ def _witnessed_on(
     if graded[0].homes != plain[0].homes:
         return None
     second = MIN_MARGIN
-    if margin < MIN_MARGIN and min(plain[0].relative_margin, graded[0].relative_margin) >= WITNESS_RELATIVE:
+    relatively = min(plain[0].relative_margin, graded[0].relative_margin) >= WITNESS_RELATIVE
+    if margin < MIN_MARGIN and relatively and _seam_count(width, height) > SEAMS_3X3:
         second = WITNESS_SECOND
     if _picture_causes(memo, grid, graded, size_given, second):
         return None
@@ -1283,6 +1286,11 @@ def _reassembled_on(
     return reading
 
 
+def _seam_count(width: int, height: int) -> int:
+    """The seams between the pieces of a ``width`` x ``height`` picture, the hole's two left out."""
+    return width * (height - 1) + height * (width - 1) - 2
+
+
 def _picture_causes(
     memo: _PictureMemo, grid: Grid, assemblies: list[Assembly], size_given: bool, margin: float = MIN_MARGIN
 ) -> list[str]:
@@ -1309,7 +1317,7 @@ def _picture_causes(
     if best.buddies < MIN_BUDDIES:
         causes.append(f"only {best.buddies:.0%} of its seams join pieces that are each other's best match")
     # fewer seams are less evidence: a 2x2 has 4 seams against a 3x3's 12, so its margin must be larger
-    n_seams = width * (height - 1) + height * (width - 1) - 2
+    n_seams = _seam_count(width, height)
     if n_seams < MIN_SEAMS and not size_given:
         causes.append(
             f"a {width}x{height} board leaves only {n_seams} seams between its pieces to judge by (if it is one, "
