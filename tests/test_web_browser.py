@@ -769,7 +769,8 @@ def test_upload_a_screenshot_play_it_and_solve_to_the_end(
     )
     assert labels == list(shot.board.tiles)  # the preview shows the board read, cell by cell
     if viewport == "phone":
-        assert page.get_attribute("#settings-toggle", "aria-expanded") == "false"  # the board in view
+        # the board in view: the drawer closes with the deal (waited for, not raced)
+        page.wait_for_selector('#settings-toggle[aria-expanded="false"]', timeout=10_000)
         page.click("#settings-toggle")
     assert run_axe(page) == []  # the screenshot card with its preview, the length controls' note
     if viewport == "phone":

@@ -1258,8 +1258,8 @@ async function readScreenshot() {
     state.picture = "own";
     state.mode = "picture";
     setDeal({ width: answer.width, height: answer.height, layout: layoutOf(answer), goal: answer.goal, tiles: answer.tiles });
+    if (narrow.matches) closePanel(); // the board it read, in full view, as soon as it is dealt
     await loadLayouts();
-    if (narrow.matches) closePanel(); // the board it read, in full view
     setStatus("The screenshot's board: Solve shows the way, Hint one move at a time");
     announce(`Playing the ${answer.width} by ${answer.height} board read from the screenshot.`);
   } catch (error) {
