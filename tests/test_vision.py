@@ -313,6 +313,24 @@ def test_numbered_board_with_a_twin_number_is_refused(monkeypatch: pytest.Monkey
         read_screenshot(shot.image)
 
 
+def test_a_picture_refusal_keeps_its_cause_when_ocr_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Picture tiles that cannot be put back are then looked at for numbers; with no Tesseract installed
+    the refusal still names the picture's cause first, not only the missing OCR."""
+    from npuzzle.render import ocr, vision
+
+    def no_tesseract() -> str:
+        raise ocr.OcrUnavailableError("reading numbered tiles needs Tesseract OCR")
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise vision.PictureReassemblyError("could not put the picture back together (a test's cause)")
+
+    monkeypatch.setattr(ocr, "tesseract_path", no_tesseract)
+    monkeypatch.setattr(vision, "_read_picture", refused)
+    shot = game_screenshot(random_style(2, kind="picture"))
+    with pytest.raises(vision.PictureReassemblyError, match=r"a test's cause.*Tesseract"):
+        read_screenshot(shot.image)
+
+
 def test_the_reference_shape_finds_a_board_the_locator_cut_short() -> None:
     """The hole shows the window's background at the board's edge, so the best located grid is 4x5 on a 5x5
     board; the reference's square pieces rule that grid out and the grid one column wider reads right."""

@@ -666,6 +666,8 @@ def _read_without_reference(
     """Numbers by OCR; when the tiles carry no numbers, the picture reassembled from its tiles. Each grid of
     ``grids`` is tried in turn until one gives a reading that passes its own checks (every number once, a
     confident reassembly, solvable): the first grid's refusal is the one reported."""
+    from .ocr import OcrUnavailableError
+
     if problem is not None and not grids:
         raise problem
     first: ReadingError | None = None
@@ -677,6 +679,10 @@ def _read_without_reference(
             return reading
         except ReadingError as exc:
             first = first or exc
+        except OcrUnavailableError:  # the other grids are read for numbers only: the first refusal stands
+            if first is None:
+                raise
+            raise first from None
     assert first is not None
     raise first
 
@@ -698,11 +704,15 @@ def _read_layout(
     if not pictures:
         return _read_numbers(image, grid, None, width, height)
     if _looks_like_picture(image, grid):  # reassemble first; OCR only if that fails
+        from .ocr import OcrUnavailableError
+
         try:
             return _read_picture(image, grid, hole_home, strict, size_given=width is not None)
         except PictureReassemblyError as exc:
             try:
                 return _read_numbers(image, grid, None, width, height)
+            except OcrUnavailableError as ocr_exc:  # the picture's cause first: it is why no reading came
+                raise PictureReassemblyError(f"{exc}; numbers could not be looked for ({ocr_exc})", exc.reading) from None
             except NumbersUnreadableError as numbers_exc:
                 if numbers_exc.cells_needed is None or width is not None:
                     raise exc from None
