@@ -692,6 +692,24 @@ def test_an_arrangement_whose_seams_seldom_join_mutual_best_matches_is_not_stood
     _assert_read_right_unless_refused(31577, may_refuse=True)
 
 
+def test_a_lone_reading_the_gradient_measure_weighs_behind_relatively_is_not_stood_behind() -> None:
+    """Fresh seed 32390 (5x3 grace_hopper): on a grid 3-5 px off down the rows the first measure alone put
+    a wrong arrangement 0.39 ahead (read wrong with exit 0); the gradient measure puts it first too, but
+    behind its rivals weighed relatively. The reading is doubted, and a grid fitted closer reads it right."""
+    from npuzzle.render import vision
+
+    shot = _picture_shot(32390)
+    off = Grid(Axis(85.0, 62.3, 60.7, 5), Axis(72.0, 64.05, 61.75, 3))
+    memo = vision._PictureMemo(shot.image)
+    _, plain = memo.reassembled(off, 14, False)
+    assert Board([0 if h < 0 else h + 1 for h in plain[0].homes], 5, 3, blank=0) != shot.board
+    assert not vision._picture_causes(memo, off, plain, False, vision.LONE_MARGIN)  # sure on its own
+    doubt = vision._gradient_disagrees(memo, off, None)
+    assert doubt is not None and "relatively" in doubt
+    assert vision._gradient_disagrees(memo, _true_grid(shot), None) is None
+    _assert_read_right_unless_refused(32390, may_refuse=True)
+
+
 def test_black_hole_beside_dark_tiles() -> None:
     """Dev seed 99: the black hole (spread 2.0) is only twice as flat as a dark jacket tile (3.9); taken for
     a possible piece, it made two holes fit almost as well and the reading was refused."""
