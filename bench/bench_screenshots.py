@@ -6,7 +6,10 @@ Seeds used while tuning: 0..199; this benchmark uses 1000 + k (never looked at w
 tiles without a reference have their hole's home at the bottom-right (the reader's default); with a
 reference it is anywhere. Per style, then per board size: right / refused / wrong, seconds per read.
 
-    python bench/bench_screenshots.py --count 100         # three styles × 100 screenshots
+    python bench/bench_screenshots.py --count 100         # four styles × 100 screenshots
+
+"numbers, other faces" draws numbered tiles flat, rounded or outlined (not only bevelled), in DejaVu, STIX
+or Computer Modern fonts at several digit sizes: touching tiles whose faces show no lines between them.
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ from npuzzle.errors import PuzzleError
 from npuzzle.render.vision import read_screenshot
 from screenshots import game_screenshot, random_style
 
-STYLES = {
-    "picture, with reference": ("picture", True),
-    "numbers, no reference": ("numbers", False),
-    "picture, no reference": ("picture", False),
+STYLES = {  # kind, with a reference, numbered tiles in other faces and fonts (random_style's ``faces``)
+    "picture, with reference": ("picture", True, False),
+    "numbers, no reference": ("numbers", False, False),
+    "picture, no reference": ("picture", False, False),
+    "numbers, other faces": ("numbers", False, True),
 }
 FIRST_SEED = 1000
 
@@ -43,13 +47,13 @@ def _line(name: str, tally: dict[str, int], seconds: list[float], extra: str = "
 def run(count: int, styles: list[str], first_seed: int = FIRST_SEED) -> None:
     print(f"seeds {first_seed}..{first_seed + count - 1}; load average before: {os.getloadavg()[0]:.1f}", flush=True)
     for name in styles:
-        kind, with_reference = STYLES[name]
+        kind, with_reference, faces = STYLES[name]
         tally = {"right": 0, "refused": 0, "wrong": 0}
         by_size: dict[str, tuple[dict[str, int], list[float]]] = {}
         causes: dict[str, int] = {}
         seconds = []
         for k in range(count):
-            style = random_style(first_seed + k, kind=kind, missing_bottom_right=not with_reference)
+            style = random_style(first_seed + k, kind=kind, missing_bottom_right=not with_reference, faces=faces)
             shot = game_screenshot(style)
             size = f"{style.width}x{style.height}"
             size_tally, size_seconds = by_size.setdefault(size, ({"right": 0, "refused": 0, "wrong": 0}, []))

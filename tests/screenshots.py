@@ -2,7 +2,9 @@
 
 Nothing here uses npuzzle's own renderer. The pictures are ones that ship inside matplotlib's wheel
 (``mpl-data/sample_data``: the Grace Hopper photograph, and the Jacksboro fault elevation model shaded with
-matplotlib's ``LightSource``), cut at a random crop; numbered tiles are drawn with matplotlib's DejaVu fonts.
+matplotlib's ``LightSource``), cut at a random crop; numbered tiles are drawn with matplotlib's fonts (DejaVu
+Sans Bold on bevelled tiles; with ``random_style(..., faces=True)`` flat, rounded or outlined tiles in
+DejaVu, STIX or Computer Modern fonts).
 
 :func:`game_screenshot` draws a whole game window: a desktop background, a window with a title bar (title
 text and buttons), a status line and buttons under the board, a frame around the board, gaps of 0..8 px
@@ -53,9 +55,15 @@ def sample_picture(name: str) -> Image.Image:
 
 
 @cache
-def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+def font(size: int, bold: bool = True, name: str | None = None) -> ImageFont.FreeTypeFont:
+    name = name or ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
     return ImageFont.truetype(str(_mpl_data() / "fonts" / "ttf" / name), size)
+
+
+# numbered tiles' faces and fonts beyond the bevelled DejaVu Sans Bold the reader was first tuned on
+FACES = ("bevel", "flat", "round", "outline")
+FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSerif-Bold.ttf",
+         "DejaVuSerif.ttf", "STIXGeneral.ttf", "STIXGeneralBol.ttf", "cmr10.ttf", "cmss10.ttf")
 
 
 @dataclass
@@ -76,6 +84,9 @@ class Style:
     missing: int | None = None  # home cell of the tile not shown (default: bottom-right)
     seed: int = 0
     colours: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    face: str = "bevel"  # numbered tiles: "bevel", "flat", "round" (rounded corners) or "outline"
+    font: str = "DejaVuSans-Bold.ttf"  # numbered tiles: a font file that ships with matplotlib
+    digits: float = 0.5  # numbered tiles: a one-digit number's height, as a share of the tile
 
 
 @dataclass
@@ -99,8 +110,11 @@ def random_style(
     sizes: tuple[int, ...] = (3, 4, 5, 6),
     jpeg: bool = True,
     missing_bottom_right: bool = True,
+    faces: bool = False,
 ) -> Style:
-    """A random style: size 3×3..6×6 (sometimes not square), gaps 0..8, scale 0.5..2, JPEG 40..90."""
+    """A random style: size 3×3..6×6 (sometimes not square), gaps 0..8, scale 0.5..2, JPEG 40..90.
+    ``faces``: numbered tiles also get a random face (:data:`FACES`), font (:data:`FONTS`) and digit size,
+    drawn apart from the rest (the other choices stay those of the same seed without)."""
     rng = random.Random(seed)
     width = rng.choice(sizes)
     height = width if rng.random() < 0.8 else rng.choice(sizes)
@@ -122,6 +136,9 @@ def random_style(
     )
     # tiles no smaller than 28 px on screen: the smallest a game draws legibly
     style.tile = max(style.tile, int(np.ceil(28 / style.scale)))
+    if faces:
+        more = random.Random(seed * 104729 + 3)
+        style.face, style.font, style.digits = more.choice(FACES), more.choice(FONTS), round(more.uniform(0.3, 0.6), 2)
     return style
 
 
@@ -152,19 +169,28 @@ def _picture_for(style: Style, rng: random.Random) -> Image.Image:
     return picture
 
 
-def _number_tile(label: int, side: int, face: tuple[int, int, int], ink: tuple[int, int, int]) -> Image.Image:
-    tile = Image.new("RGB", (side, side), face)
+def _number_tile(
+    label: int, side: int, face: tuple[int, int, int], ink: tuple[int, int, int], style: Style,
+    background: tuple[int, int, int],
+) -> Image.Image:
+    """One numbered tile in ``style``'s face and font; ``background`` shows past a rounded tile's corners."""
+    tile = Image.new("RGB", (side, side), background if style.face == "round" else face)
     draw = ImageDraw.Draw(tile)
-    bevel = max(1, side // 25)
-    light = tuple(min(255, c + 40) for c in face)
-    dark = tuple(max(0, c - 50) for c in face)
-    draw.rectangle((0, 0, side - 1, bevel - 1), fill=light)
-    draw.rectangle((0, 0, bevel - 1, side - 1), fill=light)
-    draw.rectangle((0, side - bevel, side - 1, side - 1), fill=dark)
-    draw.rectangle((side - bevel, 0, side - 1, side - 1), fill=dark)
+    if style.face == "bevel":
+        bevel = max(1, side // 25)
+        light = tuple(min(255, c + 40) for c in face)
+        dark = tuple(max(0, c - 50) for c in face)
+        draw.rectangle((0, 0, side - 1, bevel - 1), fill=light)
+        draw.rectangle((0, 0, bevel - 1, side - 1), fill=light)
+        draw.rectangle((0, side - bevel, side - 1, side - 1), fill=dark)
+        draw.rectangle((side - bevel, 0, side - 1, side - 1), fill=dark)
+    elif style.face == "round":
+        draw.rounded_rectangle((0, 0, side - 1, side - 1), radius=side // 6, fill=face)
+    elif style.face == "outline":
+        draw.rectangle((0, 0, side - 1, side - 1), outline=ink, width=max(1, side // 30))
     text = str(label)
-    size = int(side * (0.5 if len(text) == 1 else 0.42))
-    draw.text((side / 2, side / 2), text, fill=ink, font=font(size), anchor="mm")
+    size = int(side * (style.digits if len(text) == 1 else style.digits * 0.84))
+    draw.text((side / 2, side / 2), text, fill=ink, font=font(size, name=style.font), anchor="mm")
     return tile
 
 
@@ -228,7 +254,7 @@ def game_screenshot(style: Style) -> Shot:
         face = _colour(rng, 0, 255)
         digits = (0, 0, 0) if sum(face) > 400 else (255, 255, 255) if sum(face) < 300 else \
             rng.choice([(0, 0, 0), (255, 255, 255), (150, 20, 20)])
-        tiles = {label: _number_tile(label, t, face, digits) for label in range(1, n + 1)}
+        tiles = {label: _number_tile(label, t, face, digits, style, board_bg) for label in range(1, n + 1)}
     for cell, label in enumerate(board.tiles):
         row, col = divmod(cell, w)
         x, y = bx + g + col * (t + g), by + g + row * (t + g)
@@ -251,4 +277,4 @@ def game_screenshot(style: Style) -> Shot:
     return Shot(image, board, goal, reference, box, style)
 
 
-__all__ = ["SAMPLE_PICTURES", "Shot", "Style", "game_screenshot", "random_style", "sample_picture"]
+__all__ = ["FACES", "FONTS", "SAMPLE_PICTURES", "Shot", "Style", "game_screenshot", "random_style", "sample_picture"]
