@@ -920,17 +920,20 @@ Box = tuple[float, float, float, float]
 
 def _flat_rectangle(pixels: np.ndarray, seed: tuple[int, int, int, int]) -> tuple[Box | None, Box]:
     """The rectangle of the seed window's colour around it, if the region is one, and the box the search
-    looked at (a seed inside it would find the same region again)."""
+    looked at (a seed inside it would find the same region again). ``pixels``: int16 RGB (colours are
+    subtracted from them)."""
     import numpy as np
 
     a0, b0, a1, b1 = seed
     block = pixels[b0:b1, a0:a1]
     tolerance = min(1.5 * HOLE_COLOUR, max(HOLE_COLOUR, HOLE_NOISE * _rms_spread(block) + 6))
     colour = np.median(block.reshape(-1, 3), axis=0).astype(np.int16)
-    mask = np.abs(pixels.astype(np.int16) - colour).max(axis=2) <= tolerance
+    def mask(part: np.ndarray) -> np.ndarray:  # the pixels of the seed's colour (only those looked at)
+        return np.abs(part - colour).max(axis=-1) <= tolerance  # type: ignore[no-any-return]
+
     sx, sy = (a0 + a1) // 2, (b0 + b1) // 2
-    lx, hx = _run_through(mask[sy], sx)  # a cross through the seed first ...
-    ly, hy = _run_through(mask[:, sx], sy)
+    lx, hx = _run_through(mask(pixels[sy]), sx)  # a cross through the seed first ...
+    ly, hy = _run_through(mask(pixels[:, sx]), sy)
     looked = (float(min(lx, a0)), float(min(ly, b0)), float(max(hx, a1)), float(max(hy, b1)))
     for _ in range(2):  # ... then runs across the middle half of the rectangle the cross spans
         if hx - lx < MIN_TILE or hy - ly < MIN_TILE:
@@ -938,8 +941,8 @@ def _flat_rectangle(pixels: np.ndarray, seed: tuple[int, int, int, int]) -> tupl
         sx, sy = (lx + hx) // 2, (ly + hy) // 2
         rows = np.linspace(ly + 0.25 * (hy - ly), hy - 0.25 * (hy - ly), HOLE_RUNS).astype(int)
         columns = np.linspace(lx + 0.25 * (hx - lx), hx - 0.25 * (hx - lx), HOLE_RUNS).astype(int)
-        across = np.array([_run_through(mask[y], sx) for y in rows])
-        down = np.array([_run_through(mask[:, x], sy) for x in columns])
+        across = np.array([_run_through(mask(pixels[y]), sx) for y in rows])
+        down = np.array([_run_through(mask(pixels[:, x]), sy) for x in columns])
         ends = []
         for end in (across[:, 0], across[:, 1], down[:, 0], down[:, 1]):
             typical = int(np.median(end))
@@ -947,7 +950,7 @@ def _flat_rectangle(pixels: np.ndarray, seed: tuple[int, int, int, int]) -> tupl
                 return None, looked
             ends.append(typical)
         lx, hx, ly, hy = ends
-    if hx - lx < MIN_TILE or hy - ly < MIN_TILE or mask[ly:hy, lx:hx].mean() < HOLE_FILL:
+    if hx - lx < MIN_TILE or hy - ly < MIN_TILE or mask(pixels[ly:hy, lx:hx]).mean() < HOLE_FILL:
         return None, looked
     rectangle = (float(lx), float(ly), float(hx), float(hy))
     return (rectangle if 0.5 <= (hx - lx) / (hy - ly) <= 2.0 else None), rectangle
@@ -993,6 +996,7 @@ def hole_rectangles(image: PILImage.Image, near: Sequence[Grid]) -> list[Box]:
     for grid in near:
         x0, y0, x1, y1 = grid.box
         inside |= (centre_x >= x0) & (centre_x < x1) & (centre_y >= y0) & (centre_y < y1)
+    wide = pixels.astype(np.int16)
     looked: list[Box] = []
     found: list[Box] = []
     seeds = 0
@@ -1006,7 +1010,7 @@ def hole_rectangles(image: PILImage.Image, near: Sequence[Grid]) -> list[Box]:
         if any(a <= cx < c and b <= cy < d for a, b, c, d in looked):
             continue
         seeds += 1
-        rectangle, box = _flat_rectangle(pixels, (x, y, x + side, y + side))
+        rectangle, box = _flat_rectangle(wide, (x, y, x + side, y + side))
         looked.append(box)
         if rectangle is not None and rectangle not in found:
             found.append(rectangle)
