@@ -212,7 +212,25 @@ WINDOW_STYLES = {
     "numbers-4x4-scaled": Style(
         width=4, height=4, kind="numbers", tile=80, gap=2, scale=1.4, jpeg=60, hole="background", seed=5
     ),
-}
+    # numbered tiles in faces and fonts the reader was not first tuned on: touching tiles show no lines
+    # between them (the hole gives the tiles' size), rounded ones break every line at their corners
+    "numbers-touching-rounded": Style(
+        width=4, height=4, kind="numbers", tile=97, gap=0, frame=12, margin=52, hole="colour", scale=1.29,
+        jpeg=82, seed=50004, face="round", font="DejaVuSansMono-Bold.ttf", digits=0.58,
+    ),
+    "numbers-touching-flat": Style(
+        width=4, height=4, kind="numbers", tile=74, gap=0, frame=0, margin=12, hole="black", scale=1.31,
+        jpeg=73, seed=50023, face="flat", font="DejaVuSans.ttf", digits=0.54,
+    ),
+    "numbers-touching-serif": Style(
+        width=4, height=4, kind="numbers", tile=60, gap=0, frame=0, margin=20, hole="colour", jpeg=70,
+        seed=7, face="flat", font="STIXGeneral.ttf",
+    ),
+    "numbers-rounded-with-gaps": Style(
+        width=3, height=3, kind="numbers", tile=105, gap=5, frame=20, margin=28, hole="colour", scale=1.75,
+        jpeg=55, seed=50010, face="round", font="DejaVuSans.ttf",
+    ),
+}  # fmt: skip
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 
 
@@ -233,6 +251,20 @@ def test_whole_window_is_read_exactly(name: str) -> None:
         and abs(x1 - (x + w)) < 0.25 * reading.grid.columns.tile
     )
     assert abs(y0 - y) < 0.25 * reading.grid.rows.tile and abs(y1 - (y + h)) < 0.25 * reading.grid.rows.tile
+
+
+def test_the_hole_of_touching_numbered_tiles_is_found_among_their_faces() -> None:
+    """On touching flat faces of one colour the faces are most of the screenshot's flat windows; the search
+    seeded by the rarest flat colours still finds the hole, one tile's size, where the tile should be."""
+    from npuzzle.render.locate import rare_flat_rectangles
+
+    style = WINDOW_STYLES["numbers-touching-flat"]
+    shot = game_screenshot(style)
+    row, col = divmod(shot.board.tiles.index(0), style.width)
+    side = style.tile * style.scale
+    x, y = shot.box[0] + col * side, shot.box[1] + row * side
+    found = rare_flat_rectangles(shot.image)
+    assert any(max(abs(a - b) for a, b in zip(box, (x, y, x + side, y + side), strict=True)) <= 3 for box in found)
 
 
 def test_size_and_crop_given() -> None:

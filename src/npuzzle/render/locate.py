@@ -957,6 +957,31 @@ def _flat_rectangle(pixels: np.ndarray, seed: tuple[int, int, int, int]) -> tupl
 
 
 
+def _flat_windows(part: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The windows of :data:`HOLE_WINDOW` px a side, half a side apart, over ``part`` (float64 RGB): their
+    left and top edges (``xs``, ``ys``, raveled), RMS colour spread and mean colour (``(k, 3)``)."""
+    import numpy as np
+
+    side = HOLE_WINDOW
+
+    def integral(a: np.ndarray) -> np.ndarray:
+        out = np.zeros((a.shape[0] + 1, a.shape[1] + 1, 3))
+        out[1:, 1:] = a.cumsum(0).cumsum(1)
+        return out
+
+    ys, xs = np.meshgrid(np.arange(0, part.shape[0] - side + 1, side // 2),
+                         np.arange(0, part.shape[1] - side + 1, side // 2), indexing="ij")  # fmt: skip
+
+    def window_sums(c: np.ndarray) -> np.ndarray:
+        return c[ys + side, xs + side] - c[ys, xs + side] - c[ys + side, xs] + c[ys, xs]  # type: ignore[no-any-return]
+
+    count = side * side
+    mean = window_sums(integral(part)) / count
+    variance = (window_sums(integral(part * part)) / count - mean**2).mean(-1)
+    spread = np.sqrt(np.maximum(variance, 0.0)).ravel()
+    return xs.ravel(), ys.ravel(), spread, mean.reshape(-1, 3)
+
+
 def hole_rectangles(image: PILImage.Image, near: Sequence[Grid]) -> list[Box]:
     """Rectangles of one flat colour in and around the grids ``near`` (``(x0, y0, x1, y1)``, end exclusive):
     where a board's hole may be. Searched from the flattest small windows out; window chrome and frames
@@ -976,22 +1001,8 @@ def hole_rectangles(image: PILImage.Image, near: Sequence[Grid]) -> list[Box]:
     side = HOLE_WINDOW
     if part.shape[0] < side or part.shape[1] < side:
         return []
-
-    def integral(a: np.ndarray) -> np.ndarray:
-        out = np.zeros((a.shape[0] + 1, a.shape[1] + 1, 3))
-        out[1:, 1:] = a.cumsum(0).cumsum(1)
-        return out
-
-    ys, xs = np.meshgrid(np.arange(0, part.shape[0] - side + 1, side // 2),
-                         np.arange(0, part.shape[1] - side + 1, side // 2), indexing="ij")  # fmt: skip
-
-    def window_sums(c: np.ndarray) -> np.ndarray:
-        return c[ys + side, xs + side] - c[ys, xs + side] - c[ys + side, xs] + c[ys, xs]  # type: ignore[no-any-return]
-
-    count = side * side
-    variance = (window_sums(integral(part * part)) / count - (window_sums(integral(part)) / count) ** 2).mean(-1)
-    spread = np.sqrt(np.maximum(variance, 0.0)).ravel()
-    centre_x, centre_y = (xs + x_lo + side / 2).ravel(), (ys + y_lo + side / 2).ravel()
+    xs, ys, spread, _ = _flat_windows(part)
+    centre_x, centre_y = xs + x_lo + side / 2, ys + y_lo + side / 2
     inside = np.zeros(len(spread), dtype=bool)
     for grid in near:
         x0, y0, x1, y1 = grid.box
@@ -1005,13 +1016,48 @@ def hole_rectangles(image: PILImage.Image, near: Sequence[Grid]) -> list[Box]:
     for k in flat[np.lexsort((spread[flat], ~inside[flat]))]:
         if seeds >= HOLE_SEEDS:
             break
-        x, y = int(xs.flat[k]) + x_lo, int(ys.flat[k]) + y_lo
+        x, y = int(xs[k]) + x_lo, int(ys[k]) + y_lo
         cx, cy = x + side / 2, y + side / 2
         if any(a <= cx < c and b <= cy < d for a, b, c, d in looked):
             continue
         seeds += 1
         rectangle, box = _flat_rectangle(wide, (x, y, x + side, y + side))
         looked.append(box)
+        if rectangle is not None and rectangle not in found:
+            found.append(rectangle)
+    return found
+
+
+HOLE_COLOUR_BIN = 24.0  # 0..255: flat windows whose mean colours fall in one box this wide are one colour
+
+
+def rare_flat_rectangles(image: PILImage.Image) -> list[Box]:
+    """Rectangles of one flat colour anywhere in ``image``, as :func:`hole_rectangles` finds them, but
+    seeded once per colour, the colours that fewest flat windows show first (at most
+    :data:`HOLE_SEEDS` seeds). On a board of numbered tiles with flat faces of one colour the faces are
+    most of the flat windows, and a search from the flattest out spends every seed on them (or on the
+    window around the board) before it reaches the hole, a colour seen over one tile only."""
+    import numpy as np
+
+    pixels = np.asarray(image.convert("RGB"))
+    side = HOLE_WINDOW
+    if pixels.shape[0] < side or pixels.shape[1] < side:
+        return []
+    xs, ys, spread, mean = _flat_windows(pixels.astype(np.float64))
+    flat = np.flatnonzero(spread <= HOLE_FLAT)
+    if not len(flat):
+        return []
+    colours = np.floor(mean[flat] / HOLE_COLOUR_BIN).astype(np.int64) @ np.array([1 << 16, 1 << 8, 1])
+    keys, counts = np.unique(colours, return_counts=True)
+    seeds = []
+    for key in keys[np.argsort(counts, kind="stable")][:HOLE_SEEDS]:
+        members = flat[colours == key]
+        seeds.append(int(members[np.argmin(spread[members])]))
+    wide = pixels.astype(np.int16)
+    found: list[Box] = []
+    for k in seeds:
+        x, y = int(xs[k]), int(ys[k])
+        rectangle, _ = _flat_rectangle(wide, (x, y, x + side, y + side))
         if rectangle is not None and rectangle not in found:
             found.append(rectangle)
     return found

@@ -195,6 +195,23 @@ def empty_cells(cells: list[PILImage.Image]) -> list[int]:
     return [index for index, cell in enumerate(cells) if _number_of_cell(cell)[1].mean() < EMPTY_INK]
 
 
+def ink_offsets(cells: list[PILImage.Image]) -> list[float | None]:
+    """How far the centre of each cell's number ink lies from the cell's centre, as a share of the cell's
+    side (None for an empty cell): games centre a tile's number, so a grid off the tiles shows it here."""
+    import numpy as np
+
+    out: list[float | None] = []
+    for cell in cells:
+        _, number = _number_of_cell(cell)
+        if number.mean() < EMPTY_INK:
+            out.append(None)
+            continue
+        ys, xs = np.nonzero(number)
+        h, w = number.shape
+        out.append(float(max(abs((xs.min() + xs.max() + 1) / 2 / w - 0.5), abs((ys.min() + ys.max() + 1) / 2 / h - 0.5))))
+    return out
+
+
 def read_numbers(cells: list[PILImage.Image]) -> NumberReading:
     """The number on each of ``cells`` (images of single cells): two or three Tesseract runs in all."""
     inked: list[int] = []
@@ -238,6 +255,7 @@ __all__ = [
     "OcrUnavailableError",
     "empty_cells",
     "ink_mask",
+    "ink_offsets",
     "read_numbers",
     "tesseract_path",
 ]
