@@ -10,6 +10,9 @@ reference it is anywhere. Per style, then per board size: right / refused / wron
 
 "numbers, other faces" draws numbered tiles flat, rounded or outlined (not only bevelled), in DejaVu, STIX
 or Computer Modern fonts at several digit sizes: touching tiles whose faces show no lines between them.
+
+``--pictures DIR`` cuts the picture tiles from the pictures in DIR instead of matplotlib's two (pictures the
+reader was never tuned on; scikit-image's wheel carries a dozen in ``skimage/data``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+import screenshots
 from npuzzle.errors import PuzzleError
 from npuzzle.render.vision import read_screenshot
 from screenshots import game_screenshot, random_style
@@ -84,7 +88,13 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=30)
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED)
     parser.add_argument("--style", action="append", choices=list(STYLES))
+    parser.add_argument("--pictures", type=Path, help="a folder of pictures to cut picture tiles from")
     args = parser.parse_args()
+    if args.pictures is not None:
+        files = sorted(p for p in args.pictures.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
+        if not files:
+            parser.error(f"no .png or .jpg pictures in {args.pictures}")
+        screenshots.SAMPLE_PICTURES = tuple(str(p) for p in files)
     run(args.count, args.style or list(STYLES), args.first_seed)
 
 
