@@ -685,7 +685,10 @@ def _read_without_reference(
             raise first from None
     assert first is not None
     if width is None:  # no grid located gave a reading: perhaps touching numbered tiles, lines unseen
-        reading = _read_numbers_around_hole(image, grids)
+        try:
+            reading = _read_numbers_around_hole(image, grids)
+        except ReadingError as numbers_refusal:  # numbers on every tile: that refusal names the cause
+            raise numbers_refusal from None
         if reading is not None:
             return reading
     raise first
@@ -808,7 +811,8 @@ def _read_numbers_around_hole(image: PILImage.Image, near: list[Grid]) -> Screen
     their cells' middles are read (:func:`_read_numbers`, every check). The rectangles are looked for around
     ``near`` and, seeded by the rarest flat colours, over the whole screenshot
     (:func:`~npuzzle.render.locate.rare_flat_rectangles`: the faces' colour crowds the hole's out of the
-    first search). None when none reads, as for picture tiles. Numbered tiles in fonts and faces the reader
+    first search). None when no grid shows a number on every cell but one, as for picture tiles; when the
+    grids that do fail their checks, the best centred one's refusal. Numbered tiles in fonts and faces the reader
     was not tuned on (held-out seeds 50000-50149: Liberation fonts, flat, rounded and outlined faces) were
     refused 41 times in 150, most as "a 2x2 picture" cut from the board's outline."""
     import numpy as np
@@ -833,13 +837,18 @@ def _read_numbers_around_hole(image: PILImage.Image, near: list[Grid]) -> Screen
                 if len(offsets) == grid.width * grid.height - 1:  # a number on every cell but the hole
                     fitted[grid] = max(offsets)
     centred = sorted((g for g, o in fitted.items() if o <= NUMBER_CENTRED), key=fitted.__getitem__)
+    refusal: ReadingError | None = None
     for grid in centred[:NUMBER_HOLE_GRIDS]:
         try:
             reading = _read_numbers(image, grid, None, None, None)
             _check_solvable(reading)
             return reading
-        except (ReadingError, OcrUnavailableError):
-            continue
+        except ReadingError as exc:
+            refusal = refusal or exc
+        except OcrUnavailableError:
+            return None
+    if refusal is not None:
+        raise refusal
     return None
 
 
