@@ -25,7 +25,7 @@ grid of at least 2×2 tiles (or of the requested size) is visible.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -1256,6 +1256,20 @@ def _grown_over_tiles(seams: tuple[np.ndarray, np.ndarray], pixels: np.ndarray, 
         grid = best[1]
 
 
+def hole_cells(hole: Box, gaps: Iterable[float]) -> list[Grid]:
+    """One-cell grids, for each of ``gaps``, with ``hole`` as the tile, and (gaps over zero) as the tile with
+    the gap around it, as wide as the gap; none whose tile is under :data:`MIN_TILE`. Where a board's
+    grid may lie when the hole is all that shows its tiles' size."""
+    x0, y0, x1, y1 = hole
+    out = []
+    for gap in gaps:
+        for inset in (0.0, gap) if gap else (0.0,):
+            tile_w, tile_h = x1 - x0 - 2 * inset, y1 - y0 - 2 * inset
+            if min(tile_w, tile_h) >= MIN_TILE:
+                out.append(Grid(Axis(x0 + inset, tile_w + gap, tile_w, 1), Axis(y0 + inset, tile_h + gap, tile_h, 1)))
+    return out
+
+
 def grids_around_hole(
     image: PILImage.Image,
     hole: Box,
@@ -1272,20 +1286,13 @@ def grids_around_hole(
     pixels = np.asarray(image.convert("RGB"))
     if seams is None:  # (the screenshot's, as a reader may have them already)
         seams = _seam_maps(pixels)
-    x0, y0, x1, y1 = hole
     gaps = sorted({float(g) for g in range(int(MAX_GAP_PX) + 1)}
                   | {round(max(0.0, g.columns.gap), 1) for g in located})  # fmt: skip
     first: list[tuple[float, Grid]] = []
-    for gap in gaps:
-        for around in (False, True):  # the hole as the tile, or as the tile with the gap around it
-            inset = gap if around else 0.0
-            tile_w, tile_h = x1 - x0 - 2 * inset, y1 - y0 - 2 * inset
-            if (around and gap == 0) or min(tile_w, tile_h) < MIN_TILE:
-                continue
-            seed = Grid(Axis(x0 + inset, tile_w + gap, tile_w, 1), Axis(y0 + inset, tile_h + gap, tile_h, 1))
-            grid = _grown_over_tiles(seams, pixels, seed)
-            if grid.width >= 2 and grid.height >= 2:
-                first.append((float(_grids_score(seams, [grid])[0]), grid))
+    for seed in hole_cells(hole, gaps):
+        grid = _grown_over_tiles(seams, pixels, seed)
+        if grid.width >= 2 and grid.height >= 2:
+            first.append((float(_grids_score(seams, [grid])[0]), grid))
     first.sort(key=lambda sg: -sg[0])
     out: dict[Grid, float] = {}
     for _, grid in first[:HOLE_TRIES]:

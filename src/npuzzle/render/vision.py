@@ -817,25 +817,19 @@ def _read_numbers_around_hole(image: PILImage.Image, near: list[Grid]) -> Screen
     refused 41 times in 150, most as "a 2x2 picture" cut from the board's outline."""
     import numpy as np
 
-    from .locate import MAX_GAP_PX, MIN_TILE, hole_rectangles, rare_flat_rectangles
+    from .locate import MAX_GAP_PX, hole_cells, hole_rectangles, rare_flat_rectangles
     from .ocr import OcrUnavailableError, ink_offsets
 
     pixels = np.asarray(image.convert("RGB")).astype(np.float32)
     holes = dict.fromkeys([*hole_rectangles(image, near)[:HOLE_RECTANGLES], *rare_flat_rectangles(image)])
     fitted: dict[Grid, float] = {}
-    for x0, y0, x1, y1 in holes:
-        for gap in range(int(MAX_GAP_PX) + 1):
-            for inset in (0.0, float(gap)) if gap else (0.0,):  # the hole as a tile, or a tile and its gap
-                tile_w, tile_h = x1 - x0 - 2 * inset, y1 - y0 - 2 * inset
-                if min(tile_w, tile_h) < MIN_TILE:
-                    continue
-                seed = Grid(Axis(x0 + inset, tile_w + gap, tile_w, 1), Axis(y0 + inset, tile_h + gap, tile_h, 1))
-                grid = _grown_over_numbers(image, seed, pixels)
-                if grid.width < 2 or grid.height < 2 or grid in fitted:
-                    continue
-                offsets = [o for o in ink_offsets(_crops(image, grid)) if o is not None]
-                if len(offsets) == grid.width * grid.height - 1:  # a number on every cell but the hole
-                    fitted[grid] = max(offsets)
+    for seed in (cell for hole in holes for cell in hole_cells(hole, map(float, range(int(MAX_GAP_PX) + 1)))):
+        grid = _grown_over_numbers(image, seed, pixels)
+        if grid.width < 2 or grid.height < 2 or grid in fitted:
+            continue
+        offsets = [o for o in ink_offsets(_crops(image, grid)) if o is not None]
+        if len(offsets) == grid.width * grid.height - 1:  # a number on every cell but the hole
+            fitted[grid] = max(offsets)
     centred = sorted((g for g, o in fitted.items() if o <= NUMBER_CENTRED), key=fitted.__getitem__)
     refusal: ReadingError | None = None
     for grid in centred[:NUMBER_HOLE_GRIDS]:
