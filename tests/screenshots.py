@@ -90,6 +90,7 @@ class Style:
     face: str = "bevel"  # numbered tiles: "bevel", "flat", "round" (rounded corners) or "outline"
     font: str = "DejaVuSans-Bold.ttf"  # numbered tiles: a font file that ships with matplotlib
     digits: float = 0.5  # numbered tiles: a one-digit number's height, as a share of the tile
+    preview: float = 0.0  # picture tiles: the finished picture also shown beside the board, at this share of its width
 
 
 @dataclass
@@ -100,6 +101,7 @@ class Shot:
     reference: Image.Image | None  # the picture (picture tiles) or None
     box: tuple[int, int, int, int]  # the board's tile area in the final image: x, y, width, height
     style: Style
+    preview: tuple[int, int, int, int] | None = None  # the finished picture's box beside the board, if shown
 
 
 def _colour(rng: random.Random, low: int = 0, high: int = 255) -> tuple[int, int, int]:
@@ -224,6 +226,14 @@ def game_screenshot(style: Style) -> Shot:
     win_w = board_w + 2 * (f + m) + rng.randint(0, 120)
     win_h = title_h + board_h + 2 * (f + m) + status_h
     desk_pad = (rng.randint(0, 80), rng.randint(0, 60))
+    shows_preview = style.preview > 0 and style.kind == "picture"
+    preview_box = None
+    preview_w = round(w * t * style.preview) if shows_preview else 0
+    preview_h = round(h * t * style.preview) if shows_preview else 0
+    board_area_w = win_w
+    if shows_preview:  # the board keeps its place; the preview sits to its right, in a wider window
+        win_w += preview_w + m + 12
+        win_h = max(win_h, title_h + m + preview_h + status_h)
     image = Image.new("RGB", (win_w + 2 * desk_pad[0], win_h + 2 * desk_pad[1]), desk)
     draw = ImageDraw.Draw(image)
     wx, wy = desk_pad
@@ -234,7 +244,7 @@ def game_screenshot(style: Style) -> Shot:
     for k in range(3):
         cx = wx + win_w - 16 - 22 * k
         draw.ellipse((cx - 6, wy + title_h // 2 - 6, cx + 6, wy + title_h // 2 + 6), fill=_colour(rng))
-    bx = wx + m + f + rng.randint(0, win_w - board_w - 2 * (f + m))
+    bx = wx + m + f + rng.randint(0, board_area_w - board_w - 2 * (f + m))
     by = wy + title_h + m + f
     if f:
         draw.rectangle((bx - f, by - f, bx + board_w + f - 1, by + board_h + f - 1), fill=frame_colour)
@@ -258,6 +268,9 @@ def game_screenshot(style: Style) -> Shot:
         digits = (0, 0, 0) if sum(face) > 400 else (255, 255, 255) if sum(face) < 300 else \
             rng.choice([(0, 0, 0), (255, 255, 255), (150, 20, 20)])
         tiles = {label: _number_tile(label, t, face, digits, style, board_bg) for label in range(1, n + 1)}
+    if shows_preview and reference is not None:
+        image.paste(reference.resize((preview_w, preview_h), Image.Resampling.LANCZOS), (wx + board_area_w, by))
+        preview_box = (wx + board_area_w, by, preview_w, preview_h)
     for cell, label in enumerate(board.tiles):
         row, col = divmod(cell, w)
         x, y = bx + g + col * (t + g), by + g + row * (t + g)
@@ -277,7 +290,8 @@ def game_screenshot(style: Style) -> Shot:
         buffer.seek(0)
         image = Image.open(buffer).convert("RGB")
     # labels: numbered tiles show their number, which is their home cell + 1 in the classic goal
-    return Shot(image, board, goal, reference, box, style)
+    preview = None if preview_box is None else tuple(round(v * s) for v in preview_box)
+    return Shot(image, board, goal, reference, box, style, preview)  # type: ignore[arg-type]
 
 
 __all__ = ["FACES", "FONTS", "SAMPLE_PICTURES", "Shot", "Style", "game_screenshot", "random_style", "sample_picture"]
