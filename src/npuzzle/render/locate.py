@@ -112,7 +112,9 @@ class Grid:
         return boxes
 
 
-def _edge_maps(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _edge_maps(
+    pixels: np.ndarray, steps: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Boolean maps of straight edges: ``vertical[y, x]`` between columns x and x+1, ``horizontal`` likewise."""
     import numpy as np
 
@@ -124,15 +126,26 @@ def _edge_maps(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         hi = np.clip(np.arange(n) + RUN - RUN // 2, 0, n)
         return (np.take(c, hi, axis=axis) - np.take(c, lo, axis=axis)) / RUN  # type: ignore[no-any-return]
 
-    p = pixels.astype(np.float32)
-    # a step spread over two pixels by scaling or JPEG still counts: compare pixels two apart
-    dx = np.abs(p[:, 2:] - p[:, :-2]).max(axis=2)
-    dy = np.abs(p[2:] - p[:-2]).max(axis=2)
+    dx, dy = _steps(pixels) if steps is None else steps
     ex = (dx > EDGE_STEP).astype(np.float32)
     ey = (dy > EDGE_STEP).astype(np.float32)
     vertical = runs(ex, 0) > 0.75
     horizontal = runs(ey, 1) > 0.75
     return vertical, horizontal
+
+
+def _steps(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The colour step (largest over the channels, 0..255) between pixels two apart, across and down:
+    ``(H, W - 2)`` and ``(H - 2, W)``. Two apart, so that a step spread over two pixels by scaling or JPEG
+    still counts whole."""
+    import numpy as np
+
+    p = pixels.astype(np.int16)
+
+    def largest(d: np.ndarray) -> np.ndarray:  # faster than .max(axis=2) over three channels
+        return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])  # type: ignore[no-any-return]
+
+    return largest(np.abs(p[:, 2:] - p[:, :-2])), largest(np.abs(p[2:] - p[:-2]))
 
 
 def _profile(edges: np.ndarray, lo: int, hi: int) -> np.ndarray:
@@ -842,6 +855,14 @@ def _box_histograms(picture: PILImage.Image, boxes: np.ndarray | None) -> np.nda
     return (counts / np.maximum(1, counts.sum(axis=0))).T  # type: ignore[no-any-return]
 
 
+def colours_alike(image: PILImage.Image, box: Box, picture: PILImage.Image) -> float:
+    """How alike in colour (0..1: the overlap of :func:`_box_histograms`) ``box`` of ``image`` and the
+    whole of ``picture`` are."""
+    import numpy as np
+
+    return float(np.minimum(_box_histograms(image, np.array([box])), _box_histograms(picture, None)).sum())
+
+
 def _not_found(width: int | None, height: int | None) -> str:
     wanted = f"a {width}x{height} " if width and height else "a "
     return (
@@ -865,7 +886,17 @@ def draw_grid(
     return out
 
 
-__all__ = ["Axis", "Grid", "GridNotFoundError", "draw_grid", "locate_grid", "locate_grids", "refine_grid"]
+__all__ = [
+    "Axis",
+    "Grid",
+    "GridNotFoundError",
+    "colours_alike",
+    "draw_grid",
+    "locate_grid",
+    "locate_grids",
+    "preview_boxes",
+    "refine_grid",
+]
 
 
 # The hole as a ruler: the one cell the board draws flat, exactly one tile (or a tile and the gap around
@@ -1303,3 +1334,85 @@ def grids_around_hole(
         if grid.width >= 2 and grid.height >= 2 and gaps_alike(grid) and holds_hole(grid, hole):
             out[grid] = float(_grids_score(seams, [grid])[0])
     return sorted(((s, g) for g, s in out.items()), key=lambda sg: -sg[0])
+
+
+# A preview: many picture puzzles show the finished picture, small, beside the board. On a plain window it
+# is a block of busy pixels of the board's shape, apart from the board, its sides straight edges.
+PREVIEW_JOIN = 1  # pixels: busy pixels this close are one block (the window's margin around it is wider)
+PREVIEW_MIN_TILE = 6  # pixels per tile a preview must have, at least, each way
+PREVIEW_ASPECT = 0.12  # |log| of a block's shape over the board's picture's
+PREVIEW_FILL = 0.3  # share of a block's 8-pixel squares holding a busy pixel, at least: a picture fills its box
+PREVIEW_SNAP = 16  # pixels: how far a side moves onto a straight edge (JPEG's colour ringing spreads 16 px)
+
+
+def preview_boxes(
+    image: PILImage.Image, aspect: float | None, tiles: tuple[int, int], avoid: Sequence[Box], keep: int
+) -> list[Box]:
+    """Up to ``keep`` boxes ``(x0, y0, x1, y1)``, largest first, outlined by straight edges (as
+    :func:`_edge_maps` finds them) and filled with busy pixels (colour steps of :data:`EDGE_STEP`), shaped like
+    the board's picture (``aspect``, width over height; None: any shape up to 3:1), large enough for ``tiles``
+    (columns, rows) of :data:`PREVIEW_MIN_TILE` pixels, and meeting none of the ``avoid`` boxes (the board):
+    where a game may show its finished picture. A block touching the board is not found."""
+    import numpy as np
+    from scipy import ndimage
+
+    pixels = np.asarray(image.convert("RGB"))
+    dx, dy = _steps(pixels)
+    busy = np.zeros(pixels.shape[:2], dtype=bool)
+    # a step between pixels i and i+1 marks both (pixels two apart compared)
+    busy[:, 1:-1] |= dx > EDGE_STEP
+    busy[1:-1] |= dy > EDGE_STEP
+    vertical, horizontal = _edge_maps(pixels, (dx, dy))
+    straight = np.zeros(pixels.shape[:2], dtype=bool)
+    straight[:, 1:-1] |= vertical
+    straight[1:-1] |= horizontal
+    labels, _ = ndimage.label(
+        ndimage.binary_dilation(straight, iterations=PREVIEW_JOIN), structure=np.ones((3, 3), dtype=bool)
+    )
+    found: list[tuple[float, Box]] = []
+    for where in ndimage.find_objects(labels):
+        if where is None:
+            continue
+        y0, y1, x0, x1 = where[0].start, where[0].stop - 1, where[1].start, where[1].stop - 1
+        if y1 - y0 < tiles[1] * PREVIEW_MIN_TILE or x1 - x0 < tiles[0] * PREVIEW_MIN_TILE:
+            continue
+        inside = busy[y0 : y1 + 1, x0 : x1 + 1]
+        h8, w8 = -(-inside.shape[0] // 8), -(-inside.shape[1] // 8)
+        padded = np.zeros((h8 * 8, w8 * 8), dtype=bool)
+        padded[: inside.shape[0], : inside.shape[1]] = inside
+        if float(padded.reshape(h8, 8, w8, 8).any(axis=(1, 3)).mean()) < PREVIEW_FILL:
+            continue
+        left = _snapped(vertical, x0, y0, y1, +1)
+        right = _snapped(vertical, x1, y0, y1, -1)
+        top = _snapped(horizontal.T, y0, x0, x1, +1)
+        bottom = _snapped(horizontal.T, y1, x0, x1, -1)
+        w, h = right - left, bottom - top
+        if w < tiles[0] * PREVIEW_MIN_TILE or h < tiles[1] * PREVIEW_MIN_TILE:
+            continue
+        if abs(math.log(w / h / aspect)) > PREVIEW_ASPECT if aspect else abs(math.log(w / h)) > math.log(3):
+            continue
+        if any(left < b[2] and b[0] < right and top < b[3] and b[1] < bottom for b in avoid):
+            continue
+        found.append((w * h, (left, top, right, bottom)))
+    found.sort(key=lambda f: -f[0])
+    return [box for _, box in found[:keep]]
+
+
+def _snapped(edges: np.ndarray, at: int, lo: int, hi: int, inward: int) -> float:
+    """The boundary (sub-pixel, as :func:`board_rectangles` gives it) of a block's side first marked busy at
+    column ``at`` (rows ``lo..hi``): the first straight edge of ``edges`` from there up to
+    :data:`PREVIEW_SNAP` pixels ``inward`` (+1: rightwards), else the mark itself."""
+    import numpy as np
+
+    columns = [c for c in (at - 1 + inward * k for k in range(PREVIEW_SNAP + 1)) if 0 <= c < edges.shape[1]]
+    if not columns or hi <= lo:
+        return at + 0.5 + 0.5 * inward
+    share = np.array([edges[lo:hi, c].mean() for c in columns])
+    if share.max() < RECTANGLE_SIDE:
+        return at + 0.5 + 0.5 * inward
+    on = share >= share.max() - 0.1
+    first = int(np.argmax(on))
+    last = first
+    while last + 1 < len(columns) and on[last + 1]:
+        last += 1
+    return (columns[first] + columns[last]) / 2 + 1.5  # an edge is marked on the two columns before a step
