@@ -6,10 +6,13 @@ Seeds used while tuning: 0..199; this benchmark uses 1000 + k (never looked at w
 tiles without a reference have their hole's home at the bottom-right (the reader's default); with a
 reference it is anywhere. Per style, then per board size: right / refused / wrong, seconds per read.
 
-    python bench/bench_screenshots.py --count 100         # four styles × 100 screenshots
+    python bench/bench_screenshots.py --count 100         # five styles × 100 screenshots
 
 "numbers, other faces" draws numbered tiles flat, rounded or outlined (not only bevelled), in DejaVu, STIX
 or Computer Modern fonts at several digit sizes: touching tiles whose faces show no lines between them.
+
+"picture, preview shown": the game also shows its finished picture beside the board (a quarter to 0.6 of the
+board's width), read without a reference; the missing piece is anywhere, as the preview shows where.
 
 ``--pictures DIR`` cuts the picture tiles from the pictures in DIR instead of matplotlib's two (pictures the
 reader was never tuned on; scikit-image's wheel carries a dozen in ``skimage/data``).
@@ -30,11 +33,12 @@ from npuzzle.errors import PuzzleError
 from npuzzle.render.vision import read_screenshot
 from screenshots import game_screenshot, random_style
 
-STYLES = {  # kind, with a reference, numbered tiles in other faces and fonts (random_style's ``faces``)
-    "picture, with reference": ("picture", True, False),
-    "numbers, no reference": ("numbers", False, False),
-    "picture, no reference": ("picture", False, False),
-    "numbers, other faces": ("numbers", False, True),
+STYLES = {  # kind, with a reference, numbered tiles in other faces and fonts, the picture shown beside the board
+    "picture, with reference": ("picture", True, False, False),
+    "numbers, no reference": ("numbers", False, False, False),
+    "picture, no reference": ("picture", False, False, False),
+    "numbers, other faces": ("numbers", False, True, False),
+    "picture, preview shown": ("picture", False, False, True),
 }
 FIRST_SEED = 1000
 
@@ -51,13 +55,16 @@ def _line(name: str, tally: dict[str, int], seconds: list[float], extra: str = "
 def run(count: int, styles: list[str], first_seed: int = FIRST_SEED) -> None:
     print(f"seeds {first_seed}..{first_seed + count - 1}; load average before: {os.getloadavg()[0]:.1f}", flush=True)
     for name in styles:
-        kind, with_reference, faces = STYLES[name]
+        kind, with_reference, faces, preview = STYLES[name]
         tally = {"right": 0, "refused": 0, "wrong": 0}
         by_size: dict[str, tuple[dict[str, int], list[float]]] = {}
         causes: dict[str, int] = {}
         seconds = []
         for k in range(count):
-            style = random_style(first_seed + k, kind=kind, missing_bottom_right=not with_reference, faces=faces)
+            style = random_style(
+                first_seed + k, kind=kind, missing_bottom_right=not (with_reference or preview), faces=faces,
+                preview=preview,
+            )
             shot = game_screenshot(style)
             size = f"{style.width}x{style.height}"
             size_tally, size_seconds = by_size.setdefault(size, ({"right": 0, "refused": 0, "wrong": 0}, []))

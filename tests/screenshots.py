@@ -116,10 +116,12 @@ def random_style(
     jpeg: bool = True,
     missing_bottom_right: bool = True,
     faces: bool = False,
+    preview: bool = False,
 ) -> Style:
     """A random style: size 3×3..6×6 (sometimes not square), gaps 0..8, scale 0.5..2, JPEG 40..90.
     ``faces``: numbered tiles also get a random face (:data:`FACES`), font (:data:`FONTS`) and digit size,
-    drawn apart from the rest (the other choices stay those of the same seed without)."""
+    drawn apart from the rest (the other choices stay those of the same seed without). ``preview``: picture
+    tiles also show the finished picture beside the board, 0.25..0.6 of its width (drawn apart too)."""
     rng = random.Random(seed)
     width = rng.choice(sizes)
     height = width if rng.random() < 0.8 else rng.choice(sizes)
@@ -144,6 +146,8 @@ def random_style(
     if faces:
         more = random.Random(seed * 104729 + 3)
         style.face, style.font, style.digits = more.choice(FACES), more.choice(FONTS), round(more.uniform(0.3, 0.6), 2)
+    if preview:
+        style.preview = round(random.Random(seed * 31 + 7).uniform(0.25, 0.6), 2)
     return style
 
 

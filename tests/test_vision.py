@@ -21,7 +21,7 @@ from npuzzle.render.vision import (
     read_screenshot,
 )
 from pictures import screenshot, synthetic_picture
-from screenshots import Style, game_screenshot, random_style
+from screenshots import Shot, Style, game_screenshot, random_style
 
 CONDITIONS = {
     "clean": {},
@@ -299,6 +299,65 @@ def test_picture_tiles_without_reference_are_reassembled() -> None:
     shot = game_screenshot(WINDOW_STYLES["picture-gaps-jpeg"])
     reading = read_screenshot(shot.image)
     assert reading.board == shot.board and reading.goal == shot.goal and reading.kind == "picture"
+
+
+def _with_preview(seed: int, share: float, missing_bottom_right: bool = True) -> Shot:
+    style = random_style(seed, kind="picture", missing_bottom_right=missing_bottom_right)
+    style.preview = share
+    return game_screenshot(style)
+
+
+@pytest.mark.parametrize(
+    ("seed", "share", "missing_bottom_right"),
+    [(33224, 0.6, True), (33256, 0.32, True), (33300, 0.45, False), (33305, 0.45, False)],
+)
+def test_picture_tiles_are_matched_to_the_finished_picture_shown_beside_them(
+    seed: int, share: float, missing_bottom_right: bool
+) -> None:
+    """A game showing its picture beside the board: the tiles are matched to it, which also tells where the
+    missing piece belongs (no hole home given). 33224 and 33256 are refused from their seams alone (tiny
+    previews, 13-21 px pieces); 33300 and 33305 miss a piece elsewhere than the bottom-right."""
+    shot = _with_preview(seed, share, missing_bottom_right)
+    assert missing_bottom_right == (shot.goal.blank_cell == shot.goal.n_cells - 1)
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+    assert reading.preview is not None and reading.picture is not None and shot.preview is not None
+    x, y, w, h = shot.preview
+    assert max(abs(a - b) for a, b in zip(reading.preview, (x, y, x + w, y + h), strict=True)) <= 6
+
+
+def test_the_preview_is_found_to_a_few_pixels() -> None:
+    from npuzzle.render.locate import preview_boxes
+
+    for seed in range(33200, 33206):
+        shot = _with_preview(seed, 0.4)
+        x, y, w, h = shot.box
+        found = preview_boxes(shot.image, None, (2, 2), [(x, y, x + w, y + h)], 3)
+        assert shot.preview is not None and found
+        px, py, pw, ph = shot.preview
+        assert max(abs(a - b) for a, b in zip(found[0], (px, py, px + pw, py + ph), strict=True)) <= 4
+
+
+def test_no_preview_no_preview_reading() -> None:
+    """Without a preview no box stands in for one (the window's text and buttons are unlike the board)."""
+    from npuzzle.render.vision import _layouts, _read_with_preview
+
+    shot = game_screenshot(WINDOW_STYLES["picture-relief-4x4"])
+    grids, _ = _layouts(shot.image, None, None, False)
+    assert _read_with_preview(shot.image, grids, None, None, None, None) is None
+    assert read_screenshot(shot.image, reference=shot.reference).preview is None
+
+
+def test_a_small_reference_picture_is_compared_at_its_own_fineness() -> None:
+    """A reference of 16 px pieces (a thumbnail): tiles are thumbnailed as coarsely as its pieces are fine."""
+    from npuzzle.render.vision import FEATURE_SIDE, reference_side
+
+    shot = game_screenshot(WINDOW_STYLES["picture-gaps-jpeg"])
+    assert shot.reference is not None
+    small = shot.reference.resize((48, 48), Image.Resampling.LANCZOS)
+    assert reference_side(small, 3, 3) < FEATURE_SIDE == reference_side(shot.reference, 3, 3)
+    reading = read_screenshot(shot.image, reference=small)
+    assert reading.board == shot.board and reading.goal == shot.goal
 
 
 @needs_tesseract

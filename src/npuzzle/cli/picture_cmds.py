@@ -223,6 +223,9 @@ def _describe(reading: ScreenshotReading) -> list[str]:
         x0, y0, x1, y1 = reading.grid.box
         lines.append(f"grid: {reading.board.width}x{reading.board.height} tiles at x {x0:.0f}..{x1:.0f}, "
                      f"y {y0:.0f}..{y1:.0f} ({'numbers read by OCR' if reading.kind == 'numbers' else 'picture'})")
+    if reading.preview is not None:
+        x0, y0, x1, y1 = reading.preview
+        lines.append(f"tiles matched to the finished picture shown at x {x0:.0f}..{x1:.0f}, y {y0:.0f}..{y1:.0f}")
     for group in reading.ambiguous:
         lines.append(f"warning: cells {', '.join(map(str, group))} look alike; this reading is a guess")
     return lines

@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .ocr import NumberReading
 
 FEATURE_SIDE = 16  # pixels per side of each cell's thumbnail; 16² × 3 colour values per cell
+MIN_FEATURE_SIDE = 6  # ... down to this when the reference's pieces are small (reference_side)
 TRIM = 0.12  # share of each cell side ignored at every edge
 AMBIGUOUS_MARGIN = 0.012  # RMS (0..1 colour units): a reading this close to another is a guess
 CONFIDENCE_SCALE = 0.02  # RMS at which confidence is 0.5
@@ -108,6 +109,8 @@ class ScreenshotReading:
     # picture tiles read without a reference: the picture put back together from the screenshot's tiles
     # (the missing tile's place filled with the mean colour), for drawing the solution
     picture: PILImage.Image | None = field(default=None, compare=False, repr=False)
+    # picture tiles matched to the finished picture the game shows beside the board: its box (x0, y0, x1, y1)
+    preview: tuple[float, float, float, float] | None = field(default=None, compare=False)
 
     @property
     def blank_cell(self) -> int:
@@ -130,22 +133,39 @@ def cell_features(
     height: int,
     trim: float = TRIM,
     boxes: Sequence[tuple[float, float, float, float]] | None = None,
+    side: int = FEATURE_SIDE,
 ) -> np.ndarray:
-    """``(width * height, FEATURE_SIDE² × 3)`` float64 thumbnails (0..1) of the inner part of each cell
-    (cells cut from ``boxes`` if given, else an even split of the whole image)."""
+    """``(width * height, side² × 3)`` float64 thumbnails (0..1) of the inner part of each cell (cells cut
+    from ``boxes`` if given, else an even split of the whole image)."""
     import numpy as np
     from PIL import Image
 
-    out = np.empty((width * height, FEATURE_SIDE * FEATURE_SIDE * 3))
+    out = np.empty((width * height, side * side * 3))
     if boxes is None:
         boxes = cell_boxes(image.width, image.height, width, height)
     for cell, (x0, y0, x1, y1) in enumerate(boxes):
         tx, ty = (x1 - x0) * trim, (y1 - y0) * trim
-        thumb = image.resize(
-            (FEATURE_SIDE, FEATURE_SIDE), Image.Resampling.BOX, box=(x0 + tx, y0 + ty, x1 - tx, y1 - ty)
-        )
+        thumb = image.resize((side, side), Image.Resampling.BOX, box=(x0 + tx, y0 + ty, x1 - tx, y1 - ty))
         out[cell] = np.asarray(thumb, dtype=np.float64).reshape(-1) / 255.0
     return out
+
+
+def reference_side(ref_image: PILImage.Image, width: int, height: int) -> int:
+    """The thumbnail side tiles are compared with ``ref_image``'s pieces at: :data:`FEATURE_SIDE`, or half a
+    small piece's trimmed side (at least :data:`MIN_FEATURE_SIDE`). A small reference (a game's preview of
+    its picture, 11-20 px pieces) is blurred by its own shrinking; tiles thumbnailed as finely as it would
+    differ from it by that blur (dev preview 33211: the right match 0.115 at 16, 0.075 at 8)."""
+    return _piece_side(min(ref_image.width / width, ref_image.height / height))
+
+
+def _piece_side(piece: float) -> int:
+    """:func:`reference_side` for pieces of ``piece`` pixels a side."""
+    return int(min(FEATURE_SIDE, max(MIN_FEATURE_SIDE, piece * (1 - 2 * TRIM) // 2)))
+
+
+def _feature_side(features: np.ndarray) -> int:
+    """The thumbnail side of ``features`` (rows of side² × 3 values)."""
+    return math.isqrt(features.shape[1] // 3)
 
 
 def _channels(features: np.ndarray) -> np.ndarray:
@@ -291,8 +311,9 @@ def _match_reference(
 
     width, height = grid.width, grid.height
     n = width * height
-    raw = cell_features(image, width, height, boxes=grid.cell_boxes())
-    ref = cell_features(ref_image, width, height)
+    side = reference_side(ref_image, width, height)
+    raw = cell_features(image, width, height, boxes=grid.cell_boxes(), side=side)
+    ref = cell_features(ref_image, width, height, side=side)
     shot = _match_global_stats(raw, ref)
     columns, _ = _solve(_cost_matrix(shot, ref, blank_cell))
     for _ in range(2):  # refit the brightness on what matched, then match again
@@ -332,7 +353,7 @@ def _mean_match(image: PILImage.Image, grid: Grid, ref: np.ndarray, blank_cell: 
     """The mean RMS of the matched tiles when ``grid``'s cells are matched to the pieces ``ref`` (features)."""
     import numpy as np
 
-    raw = cell_features(image, grid.width, grid.height, boxes=grid.cell_boxes())
+    raw = cell_features(image, grid.width, grid.height, boxes=grid.cell_boxes(), side=_feature_side(ref))
     columns, _ = _solve(_cost_matrix(_match_global_stats(raw, ref), ref, blank_cell))
     cost = _cost_matrix(_fit_brightness(raw, ref, columns), ref, blank_cell)
     columns, _ = _solve(cost)
@@ -366,7 +387,8 @@ def _refine_by_match(
     with halving steps, a few pixels) to where its cells match the reference's pieces best. A grid found from lines is often a
     frame's width or a gap off at one end, or a pixel off in pitch (a 6x6 grown from a 5x6 ends 9 px out:
     dev seed 38); the size stays, so a grid of the wrong size cannot become a close match this way."""
-    ref = cell_features(ref_image, grid.width, grid.height)
+    side = reference_side(ref_image, grid.width, grid.height)
+    ref = cell_features(ref_image, grid.width, grid.height, side=side)
     best = _mean_match(image, grid, ref, blank_cell)
     step = max(1.0, REFINE_MATCH_SHARE * min(grid.columns.pitch, grid.rows.pitch))
     trials = 0
@@ -421,7 +443,7 @@ def _read_in_rectangles(
             if min(ref_image.width // w, ref_image.height // h) < 2:
                 continue
             if (w, h) not in refs:
-                refs[w, h] = cell_features(ref_image, w, h)
+                refs[w, h] = cell_features(ref_image, w, h, side=reference_side(ref_image, w, h))
             grid = Grid(Axis(x0, pw, pw, w), Axis(y0, ph, ph, h))
             cuts.append((_mean_match(image, grid, refs[w, h], blank_cell), grid))
     cuts.sort(key=lambda c: c[0])
@@ -537,7 +559,9 @@ def read_screenshot(
     screenshot of the solved puzzle cropped to the board) the tiles are matched to its pieces; without one the
     tiles' numbers are read by OCR (:mod:`npuzzle.render.ocr`), and picture tiles with no numbers are
     reassembled from their own seams (:mod:`npuzzle.render.jigsaw`), the hole's home being ``hole_home`` (a
-    cell 0-based, ``"top-left"`` or ``"bottom-right"``, the default). ``blank_cell`` (0-based) tells where the
+    cell 0-based, ``"top-left"`` or ``"bottom-right"``, the default). When the game shows its finished picture
+    beside the board (a preview), the tiles are matched to it first; it also shows where the missing piece
+    belongs (the reading's ``preview`` is its box). ``blank_cell`` (0-based) tells where the
     hole is if it is known; ``exact`` says the screenshot (or crop) is exactly the board, cut evenly.
     ``screenshot`` and ``reference`` may be paths, Pillow images or the bytes of an image file (an upload).
 
@@ -569,6 +593,8 @@ def read_screenshot(
         raise problem
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
+    elif (seen := None if exact else _read_with_preview(image, grids, width, height, hole_home, blank_cell)):
+        reading = seen  # the game shows its finished picture beside the board
     else:
         try:
             reading = _read_without_reference(image, grids, problem, width, height, hole_home, strict)
@@ -586,6 +612,152 @@ def read_screenshot(
     if strict or not reading.ambiguous:  # an accepted guess may be unsolvable; the solver then says so
         _check_solvable(reading)
     return reading
+
+
+PREVIEW_BOXES = 3  # boxes beside the board tried as the finished picture, largest first
+PREVIEW_ALIKE = 0.6  # colour overlap with the board a box needs to be tried (dev previews: 0.74-0.88)
+
+
+def _read_with_preview(
+    image: PILImage.Image,
+    grids: list[Grid],
+    width: int | None,
+    height: int | None,
+    hole_home: int | str | None,
+    blank_cell: int | None,
+) -> ScreenshotReading | None:
+    """Picture tiles matched to the finished picture when the game shows it beside the board (a preview):
+    each box outlined by straight edges and full of detail, apart from the board and alike in colour
+    (:func:`~npuzzle.render.locate.preview_boxes`), is taken for the reference picture, its sides nudged to
+    where the tiles match its pieces best (:func:`_refined_preview`). A reading is kept only as a reference's
+    is, and more: the tiles match their pieces closely (:data:`STRONG_MATCH_RMS`) without a doubt, the cells
+    read lie apart from the preview, the board is solvable, and the missing piece is where ``hole_home``
+    says (if given; a preview shows where it belongs). None when no box gives one."""
+    from .locate import colours_alike, preview_boxes
+
+    # only the best grid's box is kept clear: other grids may reach past the board into the preview
+    for found in preview_boxes(image, None, (2, 2), [grids[0].box], PREVIEW_BOXES):
+        box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
+        if colours_alike(image, grids[0].box, _box_picture(image, box)) < PREVIEW_ALIKE:
+            continue
+        # as found; then its sides nudged onto the grid that reading used, and onto the best located grid
+        # (a box that lost a side has another shape, and a block of the board that shape matches it best)
+        fits: list[tuple[float, float, float, float] | Grid] = [box]
+        tried: list[Grid] = []
+        while fits:
+            fit = fits.pop(0)
+            if isinstance(fit, Grid):
+                tried.append(fit)
+                fit = _refined_preview(image, fit, box, blank_cell)
+            preview = _box_picture(image, fit)
+            try:
+                reading = _read_with_reference(image, [*tried, *grids], preview, blank_cell, width, height, False)
+            except ReferenceMismatchError as exc:
+                reading = exc.reading
+            except PuzzleError:
+                continue
+            if _preview_reading_holds(image, reading, preview, fit, hole_home, blank_cell):
+                return replace(reading, picture=_drawn_with_preview(image, reading, preview), preview=fit)
+            if len(tried) == 0:
+                fits.extend(g for g in dict.fromkeys([reading.grid, grids[0]]) if g is not None)
+    return None
+
+
+def _drawn_with_preview(image: PILImage.Image, reading: ScreenshotReading, preview: PILImage.Image) -> PILImage.Image:
+    """The finished picture for drawing the solution: the screenshot's own tiles at their homes (sharper than
+    a small preview), the missing piece cut from the preview."""
+    import numpy as np
+
+    assert reading.grid is not None
+    w, h = reading.board.width, reading.board.height
+    row, col = divmod(reading.missing, w)
+    pw, ph = preview.width / w, preview.height / h
+    piece = preview.crop((round(col * pw), round(row * ph), round((col + 1) * pw), round((row + 1) * ph)))
+    cells = _cells_of(np.asarray(image.convert("RGB")), reading.grid)
+    return _reassembled(cells, tuple(t - 1 for t in reading.board.tiles), w, h, missing=piece)
+
+
+def _preview_reading_holds(
+    image: PILImage.Image,
+    reading: ScreenshotReading,
+    preview: PILImage.Image,
+    box: tuple[float, float, float, float],
+    hole_home: int | str | None,
+    blank_cell: int | None,
+) -> bool:
+    """Whether a reading matched to a preview is one to stand behind (:func:`_read_with_preview`)."""
+    grid = reading.grid
+    if reading.ambiguous or grid is None:
+        return False
+    x0, y0, x1, y1 = grid.box
+    if x0 < box[2] and box[0] < x1 and y0 < box[3] and box[1] < y1:  # the preview read as its own board
+        return False
+    if (box[2] - box[0]) * (box[3] - box[1]) >= (x1 - x0) * (y1 - y0):
+        return False  # a preview is smaller than the board (else the board may be taken for it, and it read)
+    if _match_reference(image, grid, preview, blank_cell)[1] > STRONG_MATCH_RMS:
+        return False
+    if hole_home is not None and parse_hole_home(hole_home, grid.width, grid.height) != reading.missing:
+        return False
+    try:
+        _check_solvable(reading)
+    except PuzzleError:
+        return False
+    return _hole_is_empty(image, reading)
+
+
+def _box_picture(image: PILImage.Image, box: tuple[float, float, float, float]) -> PILImage.Image:
+    """The part of ``image`` in ``box`` (sub-pixel), at its own size."""
+    from PIL import Image
+
+    x0, y0, x1, y1 = box
+    if all(float(v).is_integer() for v in box):
+        return image.crop((round(x0), round(y0), round(x1), round(y1)))
+    return image.resize((max(1, round(x1 - x0)), max(1, round(y1 - y0))), Image.Resampling.BICUBIC, box=box)
+
+
+PREVIEW_NUDGE = 0.04  # first step of _refined_preview, as a share of a piece's side ...
+PREVIEW_NUDGE_STEP = 0.25  # ... halved down to this many pixels
+
+
+def _refined_preview(
+    image: PILImage.Image, grid: Grid, box: tuple[float, float, float, float], blank_cell: int | None
+) -> tuple[float, float, float, float]:
+    """``box`` with each side moved (coordinate descent with halving steps) to where ``grid``'s cells match
+    its pieces best: a preview's sides are found from edges, and a side a few pixels off (a picture's edge
+    as dark as the window) shifts every piece of its row or column. First, when one side was lost (a dark
+    picture's bottom on a dark window, 33436), it is put back from the other three and the board's shape,
+    if that matches better."""
+
+    def mismatch(b: tuple[float, float, float, float]) -> float:
+        pw, ph = (b[2] - b[0]) / grid.width, (b[3] - b[1]) / grid.height
+        pieces = [(b[0] + c * pw, b[1] + r * ph, b[0] + (c + 1) * pw, b[1] + (r + 1) * ph)
+                  for r in range(grid.height) for c in range(grid.width)]  # fmt: skip
+        ref = cell_features(image, grid.width, grid.height, boxes=pieces, side=_piece_side(min(pw, ph)))
+        return _mean_match(image, grid, ref, blank_cell)
+
+    shape = grid.width * grid.columns.tile / (grid.height * grid.rows.tile)  # the picture's width / height
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    variants = [box, (x0, y0, x1, y0 + w / shape), (x0, y1 - w / shape, x1, y1),
+                (x0, y0, x0 + h * shape, y1), (x1 - h * shape, y0, x1, y1)]  # fmt: skip
+    scored = [(mismatch(v), v) for v in variants if v[0] >= 0 and v[1] >= 0 and v[2] <= image.width
+              and v[3] <= image.height]  # fmt: skip
+    best, box = min(scored, key=lambda sv: sv[0])
+    step = max(1.0, PREVIEW_NUDGE * min((box[2] - box[0]) / grid.width, (box[3] - box[1]) / grid.height))
+    while step >= PREVIEW_NUDGE_STEP:
+        improved = False
+        for side in range(4):
+            for sign in (-1.0, 1.0):
+                trial = list(box)
+                trial[side] += sign * step
+                if trial[2] - trial[0] < 2 * grid.width or trial[3] - trial[1] < 2 * grid.height:
+                    continue
+                value = mismatch((trial[0], trial[1], trial[2], trial[3]))
+                if value < best - 1e-4:
+                    box, best, improved = (trial[0], trial[1], trial[2], trial[3]), value, True
+        if not improved:
+            step /= 2
+    return (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
 
 
 def _read_as_if_no_size(
@@ -1595,9 +1767,11 @@ def _kept_share(homes: tuple[int, ...], width: int, height: int) -> float:
     return kept / max(1, total)
 
 
-def _reassembled(cells: list[np.ndarray], homes: tuple[int, ...], width: int, height: int) -> PILImage.Image:
+def _reassembled(
+    cells: list[np.ndarray], homes: tuple[int, ...], width: int, height: int, missing: PILImage.Image | None = None
+) -> PILImage.Image:
     """The picture the tiles make at their homes (cells resized to a common size; the hole's home, whose
-    tile nobody has seen, in the mean colour of the others)."""
+    tile nobody has seen, in the mean colour of the others, or the ``missing`` piece if a preview shows it)."""
     import numpy as np
     from PIL import Image
 
@@ -1611,6 +1785,10 @@ def _reassembled(cells: list[np.ndarray], homes: tuple[int, ...], width: int, he
             row, col = divmod(home, width)
             tile = Image.fromarray(np.ascontiguousarray(cells[cell])).resize((tile_w, tile_h))
             out.paste(tile, (col * tile_w, row * tile_h))
+    if missing is not None:
+        hole_home = next(h for h in range(width * height) if h not in homes)
+        row, col = divmod(hole_home, width)
+        out.paste(missing.convert("RGB").resize((tile_w, tile_h), Image.Resampling.BICUBIC), (col * tile_w, row * tile_h))
     return out
 
 
