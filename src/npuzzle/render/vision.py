@@ -593,15 +593,30 @@ def read_screenshot(
         raise problem
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
-    elif (seen := None if exact else _read_with_preview(image, grids, width, height, hole_home, blank_cell)):
-        reading = seen  # the game shows its finished picture beside the board
     else:
-        try:
-            reading = _read_without_reference(image, grids, problem, width, height, hole_home, strict)
-        except ReadingError as refusal:
-            if width is None or height is None or exact:
-                raise
-            reading = _read_as_if_no_size(image, width, height, hole_home, strict, refusal)
+        seen, doubted = (None, None) if exact else _read_with_preview(image, grids, width, height, hole_home, blank_cell)
+        if seen is not None:
+            reading = seen  # the game shows its finished picture beside the board
+        elif doubted is not None and doubted.ambiguous and not strict:  # the best guess: the preview's
+            assert doubted.preview is not None
+            reading = replace(doubted, picture=_drawn_with_preview(image, doubted, _box_picture(image, doubted.preview)))
+        else:
+            home = hole_home
+            if doubted is not None and home is None and doubted.confidence[doubted.blank_cell] >= MIN_CONFIDENCE:
+                home = doubted.missing  # the preview shows where the missing piece belongs, if not every tile
+            try:
+                try:
+                    reading = _read_without_reference(image, grids, problem, width, height, home, strict)
+                except ReadingError as refusal:
+                    if width is None or height is None or exact:
+                        raise
+                    reading = _read_as_if_no_size(image, width, height, home, strict, refusal)
+            except ReadingError as refusal:
+                if doubted is None:
+                    raise
+                raise _preview_refusal(doubted, "the tiles' seams do not settle them", refusal.reading) from refusal
+            if doubted is not None and reading.kind == "picture":
+                _check_against_preview(reading, doubted)
     if crop is not None and reading.grid is not None:
         reading = replace(reading, grid=reading.grid.shifted(crop[0], crop[1]))
     n = reading.board.width * reading.board.height
@@ -625,16 +640,19 @@ def _read_with_preview(
     height: int | None,
     hole_home: int | str | None,
     blank_cell: int | None,
-) -> ScreenshotReading | None:
+) -> tuple[ScreenshotReading | None, ScreenshotReading | None]:
     """Picture tiles matched to the finished picture when the game shows it beside the board (a preview):
     each box outlined by straight edges and full of detail, apart from the board and alike in colour
     (:func:`~npuzzle.render.locate.preview_boxes`), is taken for the reference picture, its sides nudged to
     where the tiles match its pieces best (:func:`_refined_preview`). A reading is kept only as a reference's
     is, and more: the tiles match their pieces closely (:data:`STRONG_MATCH_RMS`) without a doubt, the cells
-    read lie apart from the preview, the board is solvable, and the missing piece is where ``hole_home``
-    says (if given; a preview shows where it belongs). None when no box gives one."""
+    read lie apart from the preview and take more room than it (the board is not taken for the preview), the
+    board is solvable, and the missing piece is where ``hole_home`` says (if given; a preview shows where it
+    belongs). ``(reading, None)``, or ``(None, doubted)``: the first reading that matched a preview closely
+    but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None."""
     from .locate import colours_alike, preview_boxes
 
+    doubted: ScreenshotReading | None = None
     # only the best grid's box is kept clear: other grids may reach past the board into the preview
     for found in preview_boxes(image, None, (2, 2), [grids[0].box], PREVIEW_BOXES):
         box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
@@ -656,11 +674,14 @@ def _read_with_preview(
                 reading = exc.reading
             except PuzzleError:
                 continue
-            if _preview_reading_holds(image, reading, preview, fit, hole_home, blank_cell):
-                return replace(reading, picture=_drawn_with_preview(image, reading, preview), preview=fit)
+            doubt = _preview_doubt(image, reading, preview, fit, hole_home, blank_cell)
+            if doubt is None:
+                return replace(reading, picture=_drawn_with_preview(image, reading, preview), preview=fit), None
+            if doubt == "doubt" and doubted is None:
+                doubted = replace(reading, preview=fit)
             if len(tried) == 0:
                 fits.extend(g for g in dict.fromkeys([reading.grid, grids[0]]) if g is not None)
-    return None
+    return None, doubted
 
 
 def _drawn_with_preview(image: PILImage.Image, reading: ScreenshotReading, preview: PILImage.Image) -> PILImage.Image:
@@ -677,32 +698,68 @@ def _drawn_with_preview(image: PILImage.Image, reading: ScreenshotReading, previ
     return _reassembled(cells, tuple(t - 1 for t in reading.board.tiles), w, h, missing=piece)
 
 
-def _preview_reading_holds(
+def _preview_doubt(
     image: PILImage.Image,
     reading: ScreenshotReading,
     preview: PILImage.Image,
     box: tuple[float, float, float, float],
     hole_home: int | str | None,
     blank_cell: int | None,
-) -> bool:
-    """Whether a reading matched to a preview is one to stand behind (:func:`_read_with_preview`)."""
+) -> str | None:
+    """None when a reading matched to a preview is one to stand behind (:func:`_read_with_preview`);
+    ``"doubt"`` when the tiles match the preview closely but the reading is not sure (look-alike tiles), puts
+    the missing piece elsewhere than ``hole_home``, or cannot be solved: evidence to check another reading
+    against; ``"no match"`` otherwise."""
     grid = reading.grid
-    if reading.ambiguous or grid is None:
-        return False
+    if grid is None:
+        return "no match"
     x0, y0, x1, y1 = grid.box
     if x0 < box[2] and box[0] < x1 and y0 < box[3] and box[1] < y1:  # the preview read as its own board
-        return False
+        return "no match"
     if (box[2] - box[0]) * (box[3] - box[1]) >= (x1 - x0) * (y1 - y0):
-        return False  # a preview is smaller than the board (else the board may be taken for it, and it read)
-    if _match_reference(image, grid, preview, blank_cell)[1] > STRONG_MATCH_RMS:
-        return False
+        return "no match"  # a preview is smaller than the board (else the board may be taken for it, and it read)
+    if _match_reference(image, grid, preview, blank_cell)[1] > STRONG_MATCH_RMS or not _hole_is_empty(image, reading):
+        return "no match"
+    if reading.ambiguous:
+        return "doubt"
     if hole_home is not None and parse_hole_home(hole_home, grid.width, grid.height) != reading.missing:
-        return False
+        return "doubt"
     try:
         _check_solvable(reading)
     except PuzzleError:
-        return False
-    return _hole_is_empty(image, reading)
+        return "doubt"
+    return None
+
+
+def _check_against_preview(reading: ScreenshotReading, preview: ScreenshotReading) -> None:
+    """Raise :class:`PictureReassemblyError` unless a picture put back from its seams agrees with the
+    finished picture the game shows (matched, but with a doubt): the same goal, and the same tile in every
+    cell outside the preview's doubts."""
+    if (reading.board.width, reading.board.height) != (preview.board.width, preview.board.height):
+        differ = True
+    else:
+        doubtful = {cell for group in preview.ambiguous for cell in group}
+        differ = reading.goal != preview.goal or any(
+            a != b and cell not in doubtful
+            for cell, (a, b) in enumerate(zip(reading.board.tiles, preview.board.tiles, strict=True))
+        )
+    if differ:
+        raise _preview_refusal(preview, "the tiles' seams put some elsewhere", reading)
+
+
+def _preview_refusal(
+    preview: ScreenshotReading, why: str, reading: ScreenshotReading | None
+) -> PictureReassemblyError:
+    """The refusal of a board whose tiles match the finished picture shown beside it only with doubts."""
+    assert preview.preview is not None
+    x0, y0, x1, y1 = preview.preview
+    alike = " with doubts (some tiles look alike)" if preview.ambiguous else ""
+    return PictureReassemblyError(
+        f"the tiles match the finished picture shown at x {x0:.0f}..{x1:.0f}, y {y0:.0f}..{y1:.0f} (the missing "
+        f"piece in cell {preview.missing}){alike}, and {why}: give the original picture with --reference, check "
+        "--hole-home, or accept the best guess with --allow-ambiguous",
+        reading,
+    )
 
 
 def _box_picture(image: PILImage.Image, box: tuple[float, float, float, float]) -> PILImage.Image:
@@ -809,7 +866,8 @@ def _from_bytes(source: str | Path | bytes | PILImage.Image, what: str) -> str |
 
 def parse_hole_home(hole_home: int | str | None, width: int, height: int) -> int:
     """The hole's home cell (0-based) from a cell number, ``"top-left"``, ``"bottom-right"`` or ``None``
-    (the bottom-right)."""
+    (the bottom-right). :class:`PictureError` for anything else, :class:`ReadingError` for a cell outside
+    this ``width`` × ``height`` (the board may be another size)."""
     n = width * height
     if hole_home is None or hole_home == "bottom-right":
         return n - 1
@@ -821,8 +879,8 @@ def parse_hole_home(hole_home: int | str | None, width: int, height: int) -> int
         raise PictureError(
             f"hole home {hole_home!r} is not a cell number, 'top-left' or 'bottom-right'"
         ) from None
-    if not 0 <= cell < n:
-        raise PictureError(f"hole home {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
+    if not 0 <= cell < n:  # a refusal of this size of board: the reader may try others
+        raise ReadingError(f"hole home {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
     return cell
 
 
