@@ -166,6 +166,22 @@ def test_picture_tiles_without_a_reference_are_put_back_together(client: TestCli
     assert read["kind"] == "picture"
 
 
+def test_the_finished_picture_shown_beside_the_board_is_used_and_named(client: TestClient) -> None:
+    """A game showing its picture beside the board: the tiles are matched to it, the missing piece (top-left
+    here) comes from it, and the answer says where it was found."""
+    style = Style(width=3, height=3, kind="picture", seed=6, missing=0, preview=0.5, jpeg=75)
+    shot = game_screenshot(style)
+    response = client.post("/api/read", json={"screenshot": encode(shot.image)})
+    assert response.status_code == 200, response.text
+    read = response.json()
+    assert read["tiles"] == list(shot.board.tiles) and read["goal"] == list(shot.goal.tiles) and read["missing"] == 0
+    assert shot.preview is not None and read["preview"] is not None
+    x, y, w, h = shot.preview
+    assert max(abs(a - b) for a, b in zip(read["preview"], (x, y, x + w, y + h), strict=True)) <= 6
+    plain = client.post("/api/read", json={"screenshot": encode(game_screenshot(Style(width=3, height=3, seed=6)).image)})
+    assert plain.status_code != 200 or plain.json()["preview"] is None
+
+
 def test_a_reading_past_its_budget_says_so() -> None:
     """A reading that outlasts the server's read budget (and its grace) is a 422 naming the screenshot
     reading and the budget, not a search."""

@@ -542,6 +542,7 @@ def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
         missing=missing,
         ambiguous=[list(g) for g in reading.ambiguous],
         cells=None if grid is None else [[round(float(v), 1) for v in box] for box in grid.cell_boxes()],
+        preview=None if reading.preview is None else [round(float(v), 1) for v in reading.preview],
         image_width=shot.width,
         image_height=shot.height,
     )

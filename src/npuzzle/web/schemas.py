@@ -302,6 +302,11 @@ class ReadResponse(BaseModel):
         default=None,
         description="Where each cell was cut, `[left, top, right, bottom]` in screenshot pixels, row-major.",
     )
+    preview: list[float] | None = Field(
+        default=None,
+        description="Picture tiles matched to the finished picture the game shows beside the board: its box "
+        "`[left, top, right, bottom]` in screenshot pixels.",
+    )
     image_width: int
     image_height: int
 
