@@ -345,7 +345,7 @@ def test_the_preview_is_found_to_a_few_pixels() -> None:
     for seed in range(33200, 33206):
         shot = _with_preview(seed, 0.4)
         x, y, w, h = shot.box
-        found = preview_boxes(shot.image, None, (2, 2), [(x, y, x + w, y + h)], 3)
+        found = preview_boxes(shot.image, [(x, y, x + w, y + h)], 3)
         assert shot.preview is not None and found
         px, py, pw, ph = shot.preview
         assert max(abs(a - b) for a, b in zip(found[0], (px, py, px + pw, py + ph), strict=True)) <= 4

@@ -1337,22 +1337,20 @@ def grids_around_hole(
 
 
 # A preview: many picture puzzles show the finished picture, small, beside the board. On a plain window it
-# is a block of busy pixels of the board's shape, apart from the board, its sides straight edges.
-PREVIEW_JOIN = 1  # pixels: busy pixels this close are one block (the window's margin around it is wider)
-PREVIEW_MIN_TILE = 6  # pixels per tile a preview must have, at least, each way
-PREVIEW_ASPECT = 0.12  # |log| of a block's shape over the board's picture's
+# is a block of busy pixels apart from the board, its sides straight edges.
+PREVIEW_JOIN = 1  # pixels: straight edges this close are one outline (the window's margin around it is wider)
+PREVIEW_MIN_SIDE = 12  # pixels a preview must have each way, at least (two pieces of 6)
+PREVIEW_MAX_SHAPE = 3.0  # a preview is at most this many times wider than high, or higher than wide
 PREVIEW_FILL = 0.3  # share of a block's 8-pixel squares holding a busy pixel, at least: a picture fills its box
 PREVIEW_SNAP = 16  # pixels: how far a side moves onto a straight edge (JPEG's colour ringing spreads 16 px)
 
 
-def preview_boxes(
-    image: PILImage.Image, aspect: float | None, tiles: tuple[int, int], avoid: Sequence[Box], keep: int
-) -> list[Box]:
+def preview_boxes(image: PILImage.Image, avoid: Sequence[Box], keep: int) -> list[Box]:
     """Up to ``keep`` boxes ``(x0, y0, x1, y1)``, largest first, outlined by straight edges (as
-    :func:`_edge_maps` finds them) and filled with busy pixels (colour steps of :data:`EDGE_STEP`), shaped like
-    the board's picture (``aspect``, width over height; None: any shape up to 3:1), large enough for ``tiles``
-    (columns, rows) of :data:`PREVIEW_MIN_TILE` pixels, and meeting none of the ``avoid`` boxes (the board):
-    where a game may show its finished picture. A block touching the board is not found."""
+    :func:`_edge_maps` finds them) and filled with busy pixels (colour steps of :data:`EDGE_STEP`), at least
+    :data:`PREVIEW_MIN_SIDE` a side and at most :data:`PREVIEW_MAX_SHAPE` times longer one way, meeting none
+    of the ``avoid`` boxes (the board): where a game may show its finished picture. A block touching the
+    board is not found."""
     import numpy as np
     from scipy import ndimage
 
@@ -1374,7 +1372,7 @@ def preview_boxes(
         if where is None:
             continue
         y0, y1, x0, x1 = where[0].start, where[0].stop - 1, where[1].start, where[1].stop - 1
-        if y1 - y0 < tiles[1] * PREVIEW_MIN_TILE or x1 - x0 < tiles[0] * PREVIEW_MIN_TILE:
+        if min(y1 - y0, x1 - x0) < PREVIEW_MIN_SIDE:
             continue
         inside = busy[y0 : y1 + 1, x0 : x1 + 1]
         h8, w8 = -(-inside.shape[0] // 8), -(-inside.shape[1] // 8)
@@ -1387,9 +1385,7 @@ def preview_boxes(
         top = _snapped(horizontal.T, y0, x0, x1, +1)
         bottom = _snapped(horizontal.T, y1, x0, x1, -1)
         w, h = right - left, bottom - top
-        if w < tiles[0] * PREVIEW_MIN_TILE or h < tiles[1] * PREVIEW_MIN_TILE:
-            continue
-        if abs(math.log(w / h / aspect)) > PREVIEW_ASPECT if aspect else abs(math.log(w / h)) > math.log(3):
+        if min(w, h) < PREVIEW_MIN_SIDE or abs(math.log(w / h)) > math.log(PREVIEW_MAX_SHAPE):
             continue
         if any(left < b[2] and b[0] < right and top < b[3] and b[1] < bottom for b in avoid):
             continue

@@ -654,7 +654,7 @@ def _read_with_preview(
 
     doubted: ScreenshotReading | None = None
     # only the best grid's box is kept clear: other grids may reach past the board into the preview
-    for found in preview_boxes(image, None, (2, 2), [grids[0].box], PREVIEW_BOXES):
+    for found in preview_boxes(image, [grids[0].box], PREVIEW_BOXES):
         box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
         if colours_alike(image, grids[0].box, _box_picture(image, box)) < PREVIEW_ALIKE:
             continue
