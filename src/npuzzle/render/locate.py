@@ -814,7 +814,7 @@ def board_rectangles(
         # the window and the desktop hold other colours than the picture; a block of tiles inside the board
         # holds the picture's colours too, but is smaller: colours alike (to a power: a rectangle larger
         # than the board by a strip of window is less alike) times size
-        alike = np.minimum(_box_histograms(image, boxes), _box_histograms(like, None)).sum(axis=1)
+        alike = _colour_overlaps(image, boxes, like)
         size = boxes[:, 2] - boxes[:, 0] + boxes[:, 3] - boxes[:, 1]
         order = [int(i) for i in np.argsort(-(alike**RECTANGLE_ALIKE_POWER) * size, kind="stable")]
     kept: list[tuple[float, float, float, float]] = []
@@ -860,7 +860,15 @@ def colours_alike(image: PILImage.Image, box: Box, picture: PILImage.Image) -> f
     whole of ``picture`` are."""
     import numpy as np
 
-    return float(np.minimum(_box_histograms(image, np.array([box])), _box_histograms(picture, None)).sum())
+    return float(_colour_overlaps(image, np.array([box]), picture)[0])
+
+
+def _colour_overlaps(image: PILImage.Image, boxes: np.ndarray, picture: PILImage.Image) -> np.ndarray:
+    """For each box of ``boxes`` (rows ``x0, y0, x1, y1``) of ``image``: the overlap (0..1) of its colours'
+    histogram with the whole of ``picture``'s."""
+    import numpy as np
+
+    return np.minimum(_box_histograms(image, boxes), _box_histograms(picture, None)).sum(axis=1)  # type: ignore[no-any-return]
 
 
 def _not_found(width: int | None, height: int | None) -> str:
@@ -890,6 +898,7 @@ __all__ = [
     "Axis",
     "Grid",
     "GridNotFoundError",
+    "boxes_meet",
     "colours_alike",
     "draw_grid",
     "locate_grid",
@@ -1337,17 +1346,19 @@ def grids_around_hole(
 
 
 # A preview: many picture puzzles show the finished picture, small, beside the board. On a plain window it
-# is a block of busy pixels apart from the board, its sides straight edges.
-PREVIEW_JOIN = 1  # pixels: straight edges this close are one outline (the window's margin around it is wider)
+# is a block of busy pixels, or of colours unlike the window's, apart from the board, its sides straight edges.
+PREVIEW_JOINS = (1, 3)  # pixels: straight edges this close are one outline (a dark corner breaks it: 42015)
 PREVIEW_MIN_SIDE = 12  # pixels a preview must have each way, at least (two pieces of 6)
 PREVIEW_MAX_SHAPE = 3.0  # a preview is at most this many times wider than high, or higher than wide
 PREVIEW_FILL = 0.3  # share of a block's 8-pixel squares holding a busy pixel, at least: a picture fills its box
+PREVIEW_NEAR = 4  # pixels: boxes whose sides are all this close are one
 PREVIEW_SNAP = 16  # pixels: how far a side moves onto a straight edge (JPEG's colour ringing spreads 16 px)
 
 
 def preview_boxes(image: PILImage.Image, avoid: Sequence[Box], keep: int) -> list[Box]:
     """Up to ``keep`` boxes ``(x0, y0, x1, y1)``, largest first, outlined by straight edges (as
-    :func:`_edge_maps` finds them) and filled with busy pixels (colour steps of :data:`EDGE_STEP`), at least
+    :func:`_edge_maps` finds them, joined across gaps of up to :data:`PREVIEW_JOINS` pixels) and filled with
+    busy pixels (colour steps of :data:`EDGE_STEP`) or colours unlike the window around them, at least
     :data:`PREVIEW_MIN_SIDE` a side and at most :data:`PREVIEW_MAX_SHAPE` times longer one way, meeting none
     of the ``avoid`` boxes (the board): where a game may show its finished picture. A block touching the
     board is not found."""
@@ -1364,34 +1375,66 @@ def preview_boxes(image: PILImage.Image, avoid: Sequence[Box], keep: int) -> lis
     straight = np.zeros(pixels.shape[:2], dtype=bool)
     straight[:, 1:-1] |= vertical
     straight[1:-1] |= horizontal
-    labels, _ = ndimage.label(
-        ndimage.binary_dilation(straight, iterations=PREVIEW_JOIN), structure=np.ones((3, 3), dtype=bool)
-    )
-    found: list[tuple[float, Box]] = []
-    for where in ndimage.find_objects(labels):
-        if where is None:
-            continue
-        y0, y1, x0, x1 = where[0].start, where[0].stop - 1, where[1].start, where[1].stop - 1
-        if min(y1 - y0, x1 - x0) < PREVIEW_MIN_SIDE:
-            continue
-        inside = busy[y0 : y1 + 1, x0 : x1 + 1]
-        h8, w8 = -(-inside.shape[0] // 8), -(-inside.shape[1] // 8)
-        padded = np.zeros((h8 * 8, w8 * 8), dtype=bool)
-        padded[: inside.shape[0], : inside.shape[1]] = inside
-        if float(padded.reshape(h8, 8, w8, 8).any(axis=(1, 3)).mean()) < PREVIEW_FILL:
-            continue
-        left = _snapped(vertical, x0, y0, y1, +1)
-        right = _snapped(vertical, x1, y0, y1, -1)
-        top = _snapped(horizontal.T, y0, x0, x1, +1)
-        bottom = _snapped(horizontal.T, y1, x0, x1, -1)
-        w, h = right - left, bottom - top
-        if min(w, h) < PREVIEW_MIN_SIDE or abs(math.log(w / h)) > math.log(PREVIEW_MAX_SHAPE):
-            continue
-        if any(left < b[2] and b[0] < right and top < b[3] and b[1] < bottom for b in avoid):
-            continue
-        found.append((w * h, (left, top, right, bottom)))
-    found.sort(key=lambda f: -f[0])
-    return [box for _, box in found[:keep]]
+    squares = _squares(pixels, busy)
+    found: dict[Box, float] = {}
+    for join in PREVIEW_JOINS:
+        labels, _ = ndimage.label(
+            ndimage.binary_dilation(straight, iterations=join), structure=np.ones((3, 3), dtype=bool)
+        )
+        for where in ndimage.find_objects(labels):
+            if where is None:
+                continue
+            y0, y1, x0, x1 = where[0].start, where[0].stop - 1, where[1].start, where[1].stop - 1
+            if min(y1 - y0, x1 - x0) < PREVIEW_MIN_SIDE or _filled(pixels, squares, x0, y0, x1, y1) < PREVIEW_FILL:
+                continue
+            left = _snapped(vertical, x0, y0, y1, +1)
+            right = _snapped(vertical, x1, y0, y1, -1)
+            top = _snapped(horizontal.T, y0, x0, x1, +1)
+            bottom = _snapped(horizontal.T, y1, x0, x1, -1)
+            w, h = right - left, bottom - top
+            if min(w, h) < PREVIEW_MIN_SIDE or abs(math.log(w / h)) > math.log(PREVIEW_MAX_SHAPE):
+                continue
+            if any(boxes_meet((left, top, right, bottom), b) for b in avoid):
+                continue
+            found[(left, top, right, bottom)] = w * h
+    kept: list[Box] = []
+    for box in sorted(found, key=lambda box: -found[box]):  # one of near-equal boxes (two joins, a frame)
+        if all(max(abs(a - b) for a, b in zip(box, other, strict=True)) > PREVIEW_NEAR for other in kept):
+            kept.append(box)
+    return kept[:keep]
+
+
+def boxes_meet(a: Box, b: Box) -> bool:
+    """Whether boxes ``(x0, y0, x1, y1)`` ``a`` and ``b`` share some area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _filled(pixels: np.ndarray, blocks: tuple[np.ndarray, np.ndarray], x0: int, y0: int, x1: int, y1: int) -> float:
+    """The share of the 8-pixel squares (``blocks``: whether each holds a busy pixel, and its mean colour)
+    under a block of ``pixels`` that hold a busy pixel or are unlike in colour the ring of pixels around the
+    block (a smooth picture has few busy pixels, but is not the window: color.png, 42015)."""
+    import numpy as np
+
+    h, w = pixels.shape[:2]
+    ring = np.concatenate([pixels[max(0, y0 - 3), x0 : x1 + 1], pixels[min(h - 1, y1 + 3), x0 : x1 + 1],
+                           pixels[y0 : y1 + 1, max(0, x0 - 3)], pixels[y0 : y1 + 1, min(w - 1, x1 + 3)]])  # fmt: skip
+    rows, columns = slice(y0 // 8, y1 // 8 + 1), slice(x0 // 8, x1 // 8 + 1)
+    busy, means = blocks[0][rows, columns], blocks[1][rows, columns]
+    unlike = np.abs(means - np.median(ring, axis=0)).max(axis=2) > EDGE_STEP
+    return float((busy | unlike).mean())
+
+
+def _squares(pixels: np.ndarray, busy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per 8-pixel square of the image: whether it holds a busy pixel, and its mean colour."""
+    import numpy as np
+
+    h, w = busy.shape
+    h8, w8 = -(-h // 8), -(-w // 8)
+    padded = np.zeros((h8 * 8, w8 * 8), dtype=bool)
+    padded[:h, :w] = busy
+    colours = np.zeros((h8 * 8, w8 * 8, 3), dtype=np.float32)
+    colours[:h, :w] = pixels
+    return padded.reshape(h8, 8, w8, 8).any(axis=(1, 3)), colours.reshape(h8, 8, w8, 8, 3).mean(axis=(1, 3))
 
 
 def _snapped(edges: np.ndarray, at: int, lo: int, hi: int, inward: int) -> float:
