@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image as PILImage
 
     from .jigsaw import Assembly
+    from .locate import Box
     from .ocr import NumberReading
 
 FEATURE_SIDE = 16  # pixels per side of each cell's thumbnail; 16² × 3 colour values per cell
@@ -661,22 +662,35 @@ def _read_beside_preview(
     return reading
 
 
+def _previews_alike(
+    image: PILImage.Image, board: Box, likes: list[Box], min_area: float = 0.0
+) -> Iterator[tuple[Box, PILImage.Image]]:
+    """Boxes (rounded) beside ``board`` that may show the finished picture
+    (:func:`~npuzzle.render.locate.preview_boxes`), with their pictures: at least ``min_area`` of the board's
+    area, and alike in colour (:data:`PREVIEW_ALIKE`) one of the ``likes`` boxes."""
+    from .locate import colours_alike, preview_boxes
+
+    board_area = (board[2] - board[0]) * (board[3] - board[1])
+    for found in preview_boxes(image, [board], PREVIEW_BOXES):
+        box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
+        if (box[2] - box[0]) * (box[3] - box[1]) < min_area * board_area:
+            continue
+        picture = _box_picture(image, box)
+        if max(colours_alike(image, like, picture) for like in likes) >= PREVIEW_ALIKE:
+            yield box, picture
+
+
 def _check_no_unmatched_preview(image: PILImage.Image, reading: ScreenshotReading) -> None:
     """Raise :class:`PictureReassemblyError` when a box beside a board read from its seams with the missing
     piece's home assumed (bottom-right) looks like the finished picture (:func:`_read_with_preview`'s boxes,
     alike the board in colour) but its tiles could not be matched to it: the game shows where the piece
     belongs, and the assumption may be wrong (held-out 42015: a smooth picture's preview, read unmatched,
     came back with the wrong goal)."""
-    from .locate import colours_alike, preview_boxes
-
     assert reading.grid is not None
-    x0, y0, x1, y1 = reading.grid.box
-    for found in preview_boxes(image, [reading.grid.box], PREVIEW_BOXES):
-        box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
-        if (box[2] - box[0]) * (box[3] - box[1]) < PREVIEW_MIN_AREA * (x1 - x0) * (y1 - y0):
-            continue  # a line of text or a button (the window's: alike at most 0.55 on dev boards 0-119)
-        if colours_alike(image, reading.grid.box, _box_picture(image, box)) >= PREVIEW_ALIKE:
-            raise PictureReassemblyError(
+    # at least PREVIEW_MIN_AREA of the board: not a line of text or a button (the window's own boxes were at
+    # most 0.55 alike on dev boards 0-119, and 0.7% of the board's area)
+    for box, _ in _previews_alike(image, reading.grid.box, [reading.grid.box], PREVIEW_MIN_AREA):
+        raise PictureReassemblyError(
                 f"the game seems to show its finished picture at x {box[0]:.0f}..{box[2]:.0f}, y "
                 f"{box[1]:.0f}..{box[3]:.0f}, but the tiles do not match it closely enough to show where the "
                 f"missing piece belongs; read from their seams with it at cell {reading.missing}: give the "
@@ -713,19 +727,13 @@ def _read_with_preview(
     belongs). ``(reading, None)``, or ``(None, doubted)``: the first reading that matched a preview closely
     but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. Boxes in ``tried`` are not
     tried again; those tried are added to it."""
-    from .locate import colours_alike, preview_boxes
-
     doubted: ScreenshotReading | None = None
-    # only the best grid's box is kept clear: other grids may reach past the board into the preview
-    for found in preview_boxes(image, [grids[0].box], PREVIEW_BOXES):
-        box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
-        if tried is not None and box in tried:
-            continue
-        picture = _box_picture(image, box)
-        # alike the board's colours (the best located grid may take in some window: 42001, a 2x3 of it)
-        if max(colours_alike(image, g.box, picture) for g in grids[:PREVIEW_BOXES]) < PREVIEW_ALIKE:
-            continue
+    # only the best grid's box is kept clear: other grids may reach past the board into the preview; alike
+    # any of the best grids in colour (the best may take in some window: 42001, a 2x3 of it)
+    for box, picture in _previews_alike(image, grids[0].box, [g.box for g in grids[:PREVIEW_BOXES]]):
         if tried is not None:
+            if box in tried:
+                continue
             tried.add(box)
         # as found; then its sides nudged onto the grid that reading used, and onto the best located grid
         # (a box that lost a side has another shape, and a block of the board that shape matches it best)
