@@ -327,6 +327,26 @@ def test_picture_tiles_are_matched_to_the_finished_picture_shown_beside_them(
     assert max(abs(a - b) for a, b in zip(reading.preview, (x, y, x + w, y + h), strict=True)) <= 6
 
 
+def test_a_box_that_is_not_the_preview_is_passed_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first box alike the board is not the preview (here a block of the window): the next one is tried
+    (a draft of session 37 crashed on the second box, dev 33213)."""
+    from npuzzle.render import vision
+
+    shot = _with_preview(33224, 0.6)
+    real = vision._previews_alike
+    seen: list[object] = []
+
+    def window_block_first(image: Image.Image, *args: object) -> object:
+        decoy = (0.0, 0.0, 40.0, 40.0)
+        seen.append(decoy)
+        yield decoy, image.crop((0, 0, 40, 40))
+        yield from real(image, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision, "_previews_alike", window_block_first)
+    reading = read_screenshot(shot.image)
+    assert seen and reading.board == shot.board and reading.goal == shot.goal and reading.preview is not None
+
+
 def test_seams_that_disagree_with_a_doubtful_preview_are_refused() -> None:
     """Benchmark seed 1088 (6x6, missing piece in cell 23): look-alike dark tiles leave the match to the
     preview with doubts; read from seams with the hole's home at the bottom-right it came back with exit 0
