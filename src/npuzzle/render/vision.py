@@ -626,11 +626,10 @@ def _read_beside_preview(
     (they took in the window: held-out 42001), the preview is looked for once more, alike that board; when
     a box still looks like it but was not matched, the missing piece's home is not assumed
     (:func:`_check_no_unmatched_preview`)."""
-    boxes_tried: set[Box] = set()
     seen: ScreenshotReading | None = None
     doubted: ScreenshotReading | None = None
     if not exact:
-        seen, doubted = _read_with_preview(image, grids, width, height, hole_home, blank_cell, boxes_tried)
+        seen, doubted = _read_with_preview(image, grids, width, height, hole_home, blank_cell)
     if seen is not None:
         return seen  # the game shows its finished picture beside the board
     if doubted is not None and doubted.ambiguous and not strict:  # the best guess: the preview's
@@ -653,9 +652,8 @@ def _read_beside_preview(
     if reading.kind != "picture":
         return reading
     if doubted is None and not exact and reading.grid is not None and reading.grid not in grids[:PREVIEW_BOXES]:
-        seen, doubted = _read_with_preview(
-            image, [reading.grid, *grids], width, height, hole_home, blank_cell, boxes_tried
-        )
+        # every box again, on the board read only (a box tried before may match on it: dev 33229, 33237)
+        seen, doubted = _read_with_preview(image, [reading.grid], width, height, hole_home, blank_cell, True)
         if seen is not None:
             return seen
     if doubted is not None:
@@ -718,7 +716,7 @@ def _read_with_preview(
     height: int | None,
     hole_home: int | str | None,
     blank_cell: int | None,
-    boxes_tried: set[Box] | None = None,
+    on_grids_only: bool = False,
 ) -> tuple[ScreenshotReading | None, ScreenshotReading | None]:
     """Picture tiles matched to the finished picture when the game shows it beside the board (a preview):
     each box outlined by straight edges and full of detail, apart from the board and alike in colour
@@ -728,16 +726,12 @@ def _read_with_preview(
     read lie apart from the preview and take more room than it (the board is not taken for the preview), the
     board is solvable, and the missing piece is where ``hole_home`` says (if given; a preview shows where it
     belongs). ``(reading, None)``, or ``(None, doubted)``: the first reading that matched a preview closely
-    but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. Boxes in ``boxes_tried`` are
-    not tried again; those tried are added to it."""
+    but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. ``on_grids_only``: the tiles
+    are matched on ``grids`` alone (a board already read), not on others found around them."""
     doubted: ScreenshotReading | None = None
     # only the best grid's box is kept clear: other grids may reach past the board into the preview; alike
     # any of the best grids in colour (the best may take in some window: 42001, a 2x3 of it)
     for box, picture in _previews_alike(image, grids[0].box, [g.box for g in grids[:PREVIEW_BOXES]]):
-        if boxes_tried is not None:
-            if box in boxes_tried:
-                continue
-            boxes_tried.add(box)
         # as found; then its sides nudged onto the grid that reading used, and onto the best located grid
         # (a box that lost a side has another shape, and a block of the board that shape matches it best)
         fits: list[tuple[float, float, float, float] | Grid] = [box]
@@ -749,7 +743,9 @@ def _read_with_preview(
                 fit = _refined_preview(image, fit, box, blank_cell)
             preview = picture if fit == box else _box_picture(image, fit)
             try:
-                reading = _read_with_reference(image, [*tried, *grids], preview, blank_cell, width, height, False)
+                reading = _read_with_reference(
+                    image, [*tried, *grids], preview, blank_cell, width, height, on_grids_only
+                )
             except ReferenceMismatchError as exc:
                 reading = exc.reading
             except PuzzleError:
