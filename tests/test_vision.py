@@ -336,11 +336,11 @@ def test_a_box_that_is_not_the_preview_is_passed_over(monkeypatch: pytest.Monkey
     real = vision._previews_alike
     seen: list[object] = []
 
-    def window_block_first(image: Image.Image, *args: object) -> object:
+    def window_block_first(image: Image.Image, *args: object, **kwargs: object) -> object:
         decoy = (0.0, 0.0, 40.0, 40.0)
         seen.append(decoy)
         yield decoy, image.crop((0, 0, 40, 40))
-        yield from real(image, *args)  # type: ignore[arg-type]
+        yield from real(image, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(vision, "_previews_alike", window_block_first)
     reading = read_screenshot(shot.image)

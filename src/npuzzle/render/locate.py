@@ -903,6 +903,7 @@ __all__ = [
     "draw_grid",
     "locate_grid",
     "locate_grids",
+    "outlined_boxes",
     "preview_boxes",
     "refine_grid",
 ]
@@ -1355,13 +1356,28 @@ PREVIEW_NEAR = 4  # pixels: boxes whose sides are all this close are one
 PREVIEW_SNAP = 16  # pixels: how far a side moves onto a straight edge (JPEG's colour ringing spreads 16 px)
 
 
-def preview_boxes(image: PILImage.Image, avoid: Sequence[Box], keep: int) -> list[Box]:
-    """Up to ``keep`` boxes ``(x0, y0, x1, y1)``, largest first, outlined by straight edges (as
-    :func:`_edge_maps` finds them, joined across gaps of up to :data:`PREVIEW_JOINS` pixels) and filled with
-    busy pixels (colour steps of :data:`EDGE_STEP`) or colours unlike the window around them, at least
-    :data:`PREVIEW_MIN_SIDE` a side and at most :data:`PREVIEW_MAX_SHAPE` times longer one way, meeting none
-    of the ``avoid`` boxes (the board): where a game may show its finished picture. A block touching the
-    board is not found."""
+def preview_boxes(
+    image: PILImage.Image, avoid: Sequence[Box], keep: int, outlined: list[Box] | None = None
+) -> list[Box]:
+    """Up to ``keep`` boxes ``(x0, y0, x1, y1)``, largest first, of :func:`outlined_boxes` (``outlined``, if
+    worked out already) meeting none of the ``avoid`` boxes (the board), one of each near-equal few: where a
+    game may show its finished picture. A block touching the board is not found."""
+    kept: list[Box] = []
+    for box in outlined_boxes(image) if outlined is None else outlined:
+        if any(boxes_meet(box, b) for b in avoid):
+            continue
+        if all(max(abs(a - b) for a, b in zip(box, other, strict=True)) > PREVIEW_NEAR for other in kept):
+            kept.append(box)  # one of near-equal boxes (two joins, a frame)
+            if len(kept) == keep:
+                break
+    return kept
+
+
+def outlined_boxes(image: PILImage.Image) -> list[Box]:
+    """Boxes ``(x0, y0, x1, y1)``, largest first, outlined by straight edges (as :func:`_edge_maps` finds
+    them, joined across gaps of up to :data:`PREVIEW_JOINS` pixels) and filled with busy pixels (colour steps
+    of :data:`EDGE_STEP`) or colours unlike the window around them, at least :data:`PREVIEW_MIN_SIDE` a side
+    and at most :data:`PREVIEW_MAX_SHAPE` times longer one way."""
     import numpy as np
     from scipy import ndimage
 
@@ -1394,14 +1410,8 @@ def preview_boxes(image: PILImage.Image, avoid: Sequence[Box], keep: int) -> lis
             w, h = right - left, bottom - top
             if min(w, h) < PREVIEW_MIN_SIDE or abs(math.log(w / h)) > math.log(PREVIEW_MAX_SHAPE):
                 continue
-            if any(boxes_meet((left, top, right, bottom), b) for b in avoid):
-                continue
             found[(left, top, right, bottom)] = w * h
-    kept: list[Box] = []
-    for box in sorted(found, key=lambda box: -found[box]):  # one of near-equal boxes (two joins, a frame)
-        if all(max(abs(a - b) for a, b in zip(box, other, strict=True)) > PREVIEW_NEAR for other in kept):
-            kept.append(box)
-    return kept[:keep]
+    return sorted(found, key=lambda box: -found[box])
 
 
 def boxes_meet(a: Box, b: Box) -> bool:

@@ -626,10 +626,13 @@ def _read_beside_preview(
     (they took in the window: held-out 42001), the preview is looked for once more, alike that board; when
     a box still looks like it but was not matched, the missing piece's home is not assumed
     (:func:`_check_no_unmatched_preview`)."""
+    from .locate import outlined_boxes
+
+    outlined = None if exact else outlined_boxes(image)  # worked out once for every look below
     seen: ScreenshotReading | None = None
     doubted: ScreenshotReading | None = None
     if not exact:
-        seen, doubted = _read_with_preview(image, grids, width, height, hole_home, blank_cell)
+        seen, doubted = _read_with_preview(image, grids, width, height, hole_home, blank_cell, outlined=outlined)
     if seen is not None:
         return seen  # the game shows its finished picture beside the board
     if doubted is not None and doubted.ambiguous and not strict:  # the best guess: the preview's
@@ -653,26 +656,28 @@ def _read_beside_preview(
         return reading
     if doubted is None and not exact and reading.grid is not None and reading.grid not in grids[:PREVIEW_BOXES]:
         # every box again, on the board read only (a box tried before may match on it: dev 33229, 33237)
-        seen, doubted = _read_with_preview(image, [reading.grid], width, height, hole_home, blank_cell, True)
+        seen, doubted = _read_with_preview(
+            image, [reading.grid], width, height, hole_home, blank_cell, on_grids_only=True, outlined=outlined
+        )
         if seen is not None:
             return seen
     if doubted is not None:
         _check_against_preview(reading, doubted)
     elif hole_home is None and not exact:
-        _check_no_unmatched_preview(image, reading)
+        _check_no_unmatched_preview(image, reading, outlined)
     return reading
 
 
 def _previews_alike(
-    image: PILImage.Image, board: Box, likes: list[Box], min_area: float = 0.0
+    image: PILImage.Image, board: Box, likes: list[Box], min_area: float = 0.0, outlined: list[Box] | None = None
 ) -> Iterator[tuple[Box, PILImage.Image]]:
     """Boxes (rounded) beside ``board`` that may show the finished picture
-    (:func:`~npuzzle.render.locate.preview_boxes`), with their pictures: at least ``min_area`` of the board's
-    area, and alike in colour (:data:`PREVIEW_ALIKE`) one of the ``likes`` boxes."""
+    (:func:`~npuzzle.render.locate.preview_boxes`, of ``outlined`` if given), with their pictures: at least
+    ``min_area`` of the board's area, and alike in colour (:data:`PREVIEW_ALIKE`) one of the ``likes`` boxes."""
     from .locate import colours_alike, preview_boxes
 
     board_area = (board[2] - board[0]) * (board[3] - board[1])
-    for found in preview_boxes(image, [board], PREVIEW_BOXES):
+    for found in preview_boxes(image, [board], PREVIEW_BOXES, outlined):
         box = (float(round(found[0])), float(round(found[1])), float(round(found[2])), float(round(found[3])))
         if (box[2] - box[0]) * (box[3] - box[1]) < min_area * board_area:
             continue
@@ -681,7 +686,9 @@ def _previews_alike(
             yield box, picture
 
 
-def _check_no_unmatched_preview(image: PILImage.Image, reading: ScreenshotReading) -> None:
+def _check_no_unmatched_preview(
+    image: PILImage.Image, reading: ScreenshotReading, outlined: list[Box] | None = None
+) -> None:
     """Raise :class:`PictureReassemblyError` when a box beside a board read from its seams with the missing
     piece's home assumed (bottom-right) looks like the finished picture (:func:`_read_with_preview`'s boxes,
     alike the board in colour) but its tiles could not be matched to it: the game shows where the piece
@@ -690,14 +697,14 @@ def _check_no_unmatched_preview(image: PILImage.Image, reading: ScreenshotReadin
     assert reading.grid is not None
     # at least PREVIEW_MIN_AREA of the board: not a line of text or a button (the window's own boxes were at
     # most 0.55 alike on dev boards 0-119, and 0.7% of the board's area)
-    for box, _ in _previews_alike(image, reading.grid.box, [reading.grid.box], PREVIEW_MIN_AREA):
+    for box, _ in _previews_alike(image, reading.grid.box, [reading.grid.box], PREVIEW_MIN_AREA, outlined):
         raise PictureReassemblyError(
-                f"the game seems to show its finished picture at x {box[0]:.0f}..{box[2]:.0f}, y "
-                f"{box[1]:.0f}..{box[3]:.0f}, but the tiles do not match it closely enough to show where the "
-                f"missing piece belongs; read from their seams with it at cell {reading.missing}: give the "
-                "missing piece's home with --hole-home, or the original picture with --reference",
-                reading,
-            )
+            f"the game seems to show its finished picture at x {box[0]:.0f}..{box[2]:.0f}, y "
+            f"{box[1]:.0f}..{box[3]:.0f}, but the tiles do not match it closely enough to show where the "
+            f"missing piece belongs; read from their seams with it at cell {reading.missing}: give the "
+            "missing piece's home with --hole-home, or the original picture with --reference",
+            reading,
+        )
 
 
 PREVIEW_BOXES = 3  # boxes beside the board tried as the finished picture, largest first
@@ -717,6 +724,7 @@ def _read_with_preview(
     hole_home: int | str | None,
     blank_cell: int | None,
     on_grids_only: bool = False,
+    outlined: list[Box] | None = None,
 ) -> tuple[ScreenshotReading | None, ScreenshotReading | None]:
     """Picture tiles matched to the finished picture when the game shows it beside the board (a preview):
     each box outlined by straight edges and full of detail, apart from the board and alike in colour
@@ -727,11 +735,13 @@ def _read_with_preview(
     board is solvable, and the missing piece is where ``hole_home`` says (if given; a preview shows where it
     belongs). ``(reading, None)``, or ``(None, doubted)``: the first reading that matched a preview closely
     but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. ``on_grids_only``: the tiles
-    are matched on ``grids`` alone (a board already read), not on others found around them."""
+    are matched on ``grids`` alone (a board already read), not on others found around them. ``outlined``:
+    :func:`~npuzzle.render.locate.outlined_boxes` of ``image``, if worked out already."""
     doubted: ScreenshotReading | None = None
     # only the best grid's box is kept clear: other grids may reach past the board into the preview; alike
     # any of the best grids in colour (the best may take in some window: 42001, a 2x3 of it)
-    for box, picture in _previews_alike(image, grids[0].box, [g.box for g in grids[:PREVIEW_BOXES]]):
+    likes = [g.box for g in grids[:PREVIEW_BOXES]]
+    for box, picture in _previews_alike(image, grids[0].box, likes, outlined=outlined):
         # as found; then its sides nudged onto the grid that reading used, and onto the best located grid
         # (a box that lost a side has another shape, and a block of the board that shape matches it best)
         fits: list[tuple[float, float, float, float] | Grid] = [box]
@@ -888,8 +898,11 @@ def _refined_preview(
     w, h = x1 - x0, y1 - y0
     variants = [box, (x0, y0, x1, y0 + w / shape), (x0, y1 - w / shape, x1, y1),
                 (x0, y0, x0 + h * shape, y1), (x1 - h * shape, y0, x1, y1)]  # fmt: skip
-    scored = [(mismatch(v), v) for v in variants if v[0] >= 0 and v[1] >= 0 and v[2] <= image.width
-              and v[3] <= image.height]  # fmt: skip
+
+    def inside(b: Sequence[float]) -> bool:  # a box cut off the screenshot's edge cannot be cropped
+        return b[0] >= 0 and b[1] >= 0 and b[2] <= image.width and b[3] <= image.height
+
+    scored = [(mismatch(v), v) for v in variants if inside(v)]
     best, box = min(scored, key=lambda sv: sv[0])
     step = max(1.0, PREVIEW_NUDGE * min((box[2] - box[0]) / grid.width, (box[3] - box[1]) / grid.height))
     while step >= PREVIEW_NUDGE_STEP:
@@ -900,8 +913,8 @@ def _refined_preview(
                 trial[side] += sign * step
                 if trial[2] - trial[0] < 2 * grid.width or trial[3] - trial[1] < 2 * grid.height:
                     continue
-                if trial[0] < 0 or trial[1] < 0 or trial[2] > image.width or trial[3] > image.height:
-                    continue  # a box at the screenshot's edge (cannot be cut off it)
+                if not inside(trial):
+                    continue
                 value = mismatch((trial[0], trial[1], trial[2], trial[3]))
                 if value < best - 1e-4:
                     box, best, improved = (trial[0], trial[1], trial[2], trial[3]), value, True
