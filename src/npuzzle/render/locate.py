@@ -1366,7 +1366,7 @@ def preview_boxes(
     for box in outlined_boxes(image) if outlined is None else outlined:
         if any(boxes_meet(box, b) for b in avoid):
             continue
-        if not any(_near(box, other) for other in kept):
+        if all(max(abs(a - b) for a, b in zip(box, other, strict=True)) > PREVIEW_NEAR for other in kept):
             kept.append(box)  # one of near-equal boxes (two joins, a frame)
             if len(kept) == keep:
                 break
@@ -1410,16 +1410,8 @@ def outlined_boxes(image: PILImage.Image) -> list[Box]:
             w, h = right - left, bottom - top
             if min(w, h) < PREVIEW_MIN_SIDE or abs(math.log(w / h)) > math.log(PREVIEW_MAX_SHAPE):
                 continue
-            box = (left, top, right, bottom)
-            if join != PREVIEW_JOINS[0] and any(_near(box, other) for other in found):
-                continue  # the tighter join's outline of it is kept (bench 1087: 2 px off with the wider)
-            found[box] = w * h
+            found[(left, top, right, bottom)] = w * h
     return sorted(found, key=lambda box: -found[box])
-
-
-def _near(a: Box, b: Box) -> bool:
-    """Whether every side of ``a`` is within :data:`PREVIEW_NEAR` pixels of ``b``'s."""
-    return max(abs(p - q) for p, q in zip(a, b, strict=True)) <= PREVIEW_NEAR
 
 
 def boxes_meet(a: Box, b: Box) -> bool:
