@@ -345,3 +345,23 @@ def test_beam_search_answers_replay_on_5x5() -> None:
         abs(c // 5 - t // 5) + abs(c % 5 - t % 5) for c, t in enumerate(values) if t != target.blank_cell
     )
     assert bounded.beam_search(values, 5, 5, target.blank_cell, 2000, md, time.monotonic() + 60) is None
+
+
+@pytest.mark.parametrize(
+    "layout,width,height", [("classic", 6, 6), ("snake", 5, 4), ("spiral", 3, 7), ("blank-first", 4, 4)]
+)
+def test_the_backward_beam_reversed_solves_the_board(layout: str, width: int, height: int) -> None:
+    """A beam run from the goal to the board (inverse_problem), walked back (reversed_cells), takes the board
+    to the goal; its length has the forward problem's parity."""
+    target = goal(layout, width, height)
+    n = width * height
+    for seed in range(3):
+        values = to_canonical(shuffle(target, seed=seed), target)
+        inverse, home = bounded.inverse_problem(values, target.blank_cell)
+        assert sorted(inverse) == list(range(n)) and inverse[target.blank_cell] == home
+        back = bounded.beam_search(inverse, width, height, home, 500, 10_000, time.monotonic() + 60)
+        assert back is not None
+        forward = bounded.reversed_cells(back, target.blank_cell)
+        assert bounded._states(values, target.blank_cell, forward)[-1] == list(range(n))
+        assert bounded._states(inverse, home, back)[-1] == list(range(n))
+    assert bounded.reversed_cells([], 0) == []

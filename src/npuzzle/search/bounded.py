@@ -291,40 +291,53 @@ class _Ladder:
         return solution
 
     def beam(self, deadline: float, tables: BeamTables | None = None) -> Iterator[Solution]:
-        """Beam search from ``BEAM_FIRST`` wide, growing to the widest whose run should fit the time left (see
+        """Beam search from ``BEAM_FIRST`` wide, growing to the widest whose round should fit the time left (see
         ``BEAM_FIT``) until that is no wider than the last (the same width gives the same answer), each answer
-        smoothed for a moment. The heuristic is linear conflict, or with ``tables`` the pattern tables'."""
+        smoothed for a moment. The heuristic is linear conflict, or with ``tables`` the pattern tables'.
+
+        With linear conflict each width is run both ways, from the board to the goal and from the goal to the
+        board (:func:`inverse_problem`): the two give different answers, and the shorter of the two is
+        worth a beam four times as wide run one way (6×6 random walks of 360 moves, 10 boards: 136.0 moves
+        against 140.0 at width 64k, 136.2 at 256k). Tables are built for the goal's blank home only, so with
+        them the search runs forward."""
         width, height, blank_home = self.board.width, self.board.height, self.goal_board.blank_cell
         heuristic = HEURISTIC if tables is None else f"pdb:{tables.label}"
+        directions = [(list(self.values), blank_home, False)]
+        if tables is None:
+            directions.append((*inverse_problem(self.values, blank_home), True))
         widths = [BEAM_FIRST]
         while widths:
             beam = widths.pop(0)
-            if time.monotonic() >= deadline or self.lower >= self.best:
-                return
-            started = time.monotonic()
-            cells = beam_search(self.values, width, height, blank_home, beam, self.best, deadline, tables)
-            spent = max(time.monotonic() - started, 1e-3)
-            fit = int(beam * BEAM_FIT * (deadline - time.monotonic()) / spent)
+            spent = 0.0
+            for values, home, backward in directions:
+                if time.monotonic() >= deadline or self.lower >= self.best:
+                    return
+                started = time.monotonic()
+                cells = beam_search(values, width, height, home, beam, self.best, deadline, tables)
+                spent += time.monotonic() - started
+                if cells is None:
+                    continue
+                if backward:
+                    cells = reversed_cells(cells, blank_home)
+                solution = self._emit(cells, 0.0, "beam", beam, heuristic)
+                if solution is not None:
+                    yield solution
+                cut = time.monotonic() + BEAM_SMOOTH_SHARE * max(deadline - time.monotonic(), 0.0)
+                better = self._emit(
+                    smooth(self.values, width, height, blank_home, cells, cut),
+                    0.0,
+                    "beam+smooth",
+                    beam,
+                    heuristic,
+                )
+                if better is not None:
+                    yield better
+            fit = int(beam * BEAM_FIT * (deadline - time.monotonic()) / max(spent, 1e-3))
             widest = min(BEAM_MAX, BEAM_HISTORY_BYTES // (5 * max(self.best, 1)))
             # grow by BEAM_GROWTH while a further step would still fit, else straight to the widest
             wider = min(beam * BEAM_GROWTH if fit >= beam * BEAM_GROWTH**2 else fit, widest)
             if wider > beam:
                 widths.append(wider)
-            if cells is None:
-                continue
-            solution = self._emit(cells, 0.0, "beam", beam, heuristic)
-            if solution is not None:
-                yield solution
-            cut = time.monotonic() + BEAM_SMOOTH_SHARE * max(deadline - time.monotonic(), 0.0)
-            better = self._emit(
-                smooth(self.values, width, height, blank_home, cells, cut),
-                0.0,
-                "beam+smooth",
-                beam,
-                heuristic,
-            )
-            if better is not None:
-                yield better
 
     def astar(self, deadline: float) -> Iterator[Solution]:
         from ..errors import SearchLimitExceeded
@@ -717,6 +730,30 @@ def beam_search(
         hashes = out_hash[chosen]
         extra = [a[chosen] for a in out_extra]
     return None
+
+
+def inverse_problem(values: list[int], blank_home: int) -> tuple[list[int], int]:
+    """The puzzle run backwards, in canonical form: the goal's board with each tile labelled by its cell in
+    ``values``, and that problem's blank home (the blank's cell in ``values``). A path solving it, reversed
+    (:func:`reversed_cells`), solves ``values``.
+
+    >>> inverse_problem([1, 3, 2, 0], 3)  # 2×2: the blank (3) at cell 1
+    ([3, 0, 2, 1], 1)
+    """
+    inverse = [0] * len(values)
+    for cell, home in enumerate(values):
+        inverse[home] = cell
+    return inverse, values.index(blank_home)
+
+
+def reversed_cells(cells: list[int], blank_home: int) -> list[int]:
+    """The cells the blank moves to along a path of :func:`inverse_problem`'s, walked back: the moves of the
+    forward problem, whose blank ends at ``blank_home``.
+
+    >>> reversed_cells([3, 2, 0], 1)  # the blank went 1 -> 3 -> 2 -> 0; back: 0 -> 2 -> 3 -> 1
+    [2, 3, 1]
+    """
+    return [*cells[-2::-1], blank_home] if cells else []
 
 
 def _states(values: list[int], blank_home: int, cells: list[int]) -> list[list[int]]:
