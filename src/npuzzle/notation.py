@@ -5,7 +5,8 @@ Boards
     for the blank), nested and flat lists, JSON, Simon Tatham's game ids (``4x4:1,2,...,0``), the 42-school
     n-puzzle file (``#`` comments, a size line, then rows) and Slidysim rows (``5 3 8 9/0 2 4 1/...``).
     :func:`format_board` writes ``grid``, ``line``, ``json``, ``rows`` (Slidysim), ``tatham``, ``korf`` and ``42``;
-    ``parse_board(format_board(b, style), blank=b.blank) == b`` for every style.
+    ``parse_board(format_board(b, style), blank=b.blank) == b`` for every style; ``korf`` and ``42`` hold
+    only square boards (they carry no size) and refuse others.
 
 Moves
     A move is the label of the tile that slides. Directions are letters for where the **tile** travels
@@ -381,10 +382,20 @@ def format_board(board: Board, style: str = "grid") -> str:
     if style == "tatham":
         return f"{board.width}x{board.height}:" + ",".join(str(t) for t in board.tiles)
     if style == "korf":
+        if board.width != board.height:
+            # a Korf line is tiles only: read back, a non-square count is refused and a square one (8x2 has
+            # 16 tiles) comes back as another shape, so refuse here rather than change the board
+            raise BoardFormatError(
+                f"the korf format only holds square boards (it has no size), not {board.width}x{board.height}; "
+                "use line, grid, rows, tatham or json"
+            )
         return " ".join(str(t) for t in board.tiles)
     if style == "42":
         if board.width != board.height:
-            raise BoardFormatError(f"the 42 n-puzzle format only holds square boards, not {board.width}x{board.height}")
+            raise BoardFormatError(
+                f"the 42 n-puzzle format only holds square boards, not {board.width}x{board.height}; "
+                "use line, grid, rows, tatham or json"
+            )
         width = max(len(str(t)) for t in board.tiles)
         body = "\n".join(" ".join(str(t).rjust(width) for t in row) for row in board.rows())
         return f"# npuzzle board\n{board.width}\n{body}\n"
