@@ -108,3 +108,22 @@ def test_slide_equals_single_moves(board: Board, data: st.DataObject) -> None:
     while single.cell_of(label) != slid.cell_of(label):
         single = single.move_direction(board.direction_of(label))
     assert slid == single
+
+
+def test_from_array_refuses_fractions_instead_of_truncating() -> None:
+    # int() used to turn 1.9 into 1 and 0.4 into the blank without a word
+    with pytest.raises(BoardFormatError, match=r"whole numbers, got .*1\.9"):
+        Board.from_array(np.array([[1.9, 2], [3, 0.4]]))
+    with pytest.raises(BoardFormatError, match="whole numbers"):
+        Board.from_array(np.array([1, 2, 3, np.nan]), 2, 2)
+    with pytest.raises(BoardFormatError, match="integers"):
+        Board.from_array(np.array([[True, False], [False, True]]))
+    assert Board.from_array(np.array([[1.0, 2.0], [3.0, 0.0]])) == Board([1, 2, 3, 0], 2, 2)
+    assert Board.from_array(np.array([[3, 1, 2], [4, 5, 0]], dtype=np.int8)) == Board([3, 1, 2, 4, 5, 0], 3, 2)
+
+
+def test_from_array_checks_its_shape() -> None:
+    with pytest.raises(BoardFormatError, match="3-D"):
+        Board.from_array(np.zeros((2, 2, 2)))
+    with pytest.raises(BoardFormatError, match="array is 3x2"):
+        Board.from_array(np.array([[1, 2, 3], [4, 5, 0]]), width=2, height=3)

@@ -147,6 +147,24 @@ def _as_label(value: object) -> int:
         raise BoardFormatError(f"tile labels must be integers, got {excerpt(value)}") from None
 
 
+def _array_label(value: object) -> int:
+    """A label from an array element: an integer, or a float holding a whole number (``2.0``); a fraction,
+    NaN or infinity is a :class:`BoardFormatError` (``int()`` would truncate ``1.9`` to ``1`` silently)."""
+    if isinstance(value, bool | str | bytes) or type(value).__name__ in ("bool", "bool_"):  # NumPy's bool too
+        raise BoardFormatError(f"tile labels must be integers, got {excerpt(value)}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        pass
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise BoardFormatError(f"tile labels must be integers, got {excerpt(value)}") from None
+    if not number.is_integer():
+        raise BoardFormatError(f"tile labels must be whole numbers, got {excerpt(value)}")
+    return int(number)
+
+
 class Board:
     """An immutable, hashable sliding-tile position on a ``width`` × ``height`` grid.
 
@@ -210,13 +228,24 @@ class Board:
 
     @classmethod
     def from_array(cls, array: Any, width: int | None = None, height: int | None = None, blank: int = 0) -> Board:
-        """Build from a 2-D NumPy array (height × width) or a flat one with ``width`` and ``height``."""
+        """Build from a 2-D NumPy array (height × width) or a flat one with ``width`` and ``height``.
+
+        Integer arrays are taken as they are; a float array only if every value is a whole number (``2.0``),
+        so ``1.9`` is refused rather than truncated to ``1``.
+        """
         shape = getattr(array, "shape", None)
         if shape is not None and len(shape) == 2:
-            height, width = int(shape[0]), int(shape[1])
-            flat = [int(v) for v in array.reshape(-1)]
+            rows, cols = int(shape[0]), int(shape[1])
+            if (width is not None and width != cols) or (height is not None and height != rows):
+                raise BoardFormatError(
+                    f"the array is {cols}x{rows} (width x height) but width={width}, height={height} was given"
+                )
+            height, width = rows, cols
+            flat = [_array_label(v) for v in array.reshape(-1)]
+        elif shape is not None and len(shape) != 1:
+            raise BoardFormatError(f"a board array is 1-D or 2-D (height x width), not {len(shape)}-D {tuple(shape)}")
         else:
-            flat = [int(v) for v in array]
+            flat = [_array_label(v) for v in array]
             if width is None or height is None:
                 raise BoardFormatError("a flat array needs width= and height=")
         return cls(flat, width, height, blank)
