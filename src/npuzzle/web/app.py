@@ -47,7 +47,9 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import secrets
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -644,11 +646,30 @@ def _http_error_response(request: Request, exc: StarletteHTTPException) -> JSONR
     API's shape."""
     kind = {400: "BadRequest", 404: "NotFound", 405: "MethodNotAllowed"}.get(exc.status_code, "HTTPError")
     detail = exc.detail if isinstance(exc.detail, str) else "the request was refused"
-    if exc.status_code == 400 and "parsing the body" in detail:  # e.g. JSON nested too deeply to parse
-        kind, detail = "MalformedJSON", "the body could not be parsed as JSON (nested too deeply?)"
+    if exc.status_code == 400 and "parsing the body" in detail:  # json.loads raised something not JSON's own
+        kind, detail = "MalformedJSON", _unparsable_body_sentence(exc.__cause__)
     return JSONResponse(
         {"detail": shorten(detail), "kind": kind}, status_code=exc.status_code, headers=exc.headers
     )
+
+
+def _unparsable_body_sentence(cause: BaseException | None) -> str:
+    """Why ``json.loads`` failed on a body with something other than a ``JSONDecodeError`` (those are
+    :func:`_validation_sentence`'s, with their position): bytes that are not UTF-8, a number longer than
+    Python converts, or nesting deeper than the parser recurses."""
+    if isinstance(cause, UnicodeDecodeError):
+        return f"the body is not UTF-8 text ({cause.reason} at byte {cause.start:,}): send the JSON encoded as UTF-8"
+    if isinstance(cause, RecursionError):
+        return "the body's JSON is nested too deeply to parse (arrays or objects inside one another)"
+    if isinstance(cause, ValueError) and "digits" in str(cause):  # int(): sys.get_int_max_str_digits()
+        found = re.search(r"value has (\d+) digits", str(cause))
+        has = f" ({int(found.group(1)):,} digits)" if found else ""
+        return (
+            f"a number in the body is too long to read{has}: this server reads numbers of at most "
+            f"{sys.get_int_max_str_digits():,} digits (labels, sizes and seeds are short integers)"
+        )
+    reason = cause.__class__.__name__ if cause is not None else "no reason given"
+    return f"the body could not be parsed as JSON ({reason})"
 
 
 def _unexpected_response(request: Request, exc: Exception) -> JSONResponse:
