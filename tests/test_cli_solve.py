@@ -185,3 +185,11 @@ def test_solve_text_says_optimal_and_optimal_flag_insists() -> None:
     assert anytime_answer.exit_code == 0
     data = json.loads(anytime_answer.stdout)
     assert data["lower_bound"] <= data["length"] and data["optimal"] is (data["length"] == data["lower_bound"])
+
+
+@pytest.mark.parametrize("algorithm", ["greedy", "wastar", "constructive"])
+def test_optimal_with_a_method_that_cannot_prove_it_is_bad_input(algorithm: str) -> None:
+    result = invoke("solve", "8 6 7 / 2 5 4 / 3 0 1", "--optimal", "--algorithm", algorithm, "--json")
+    assert result.exit_code == 2, result.output
+    data = json.loads(result.stdout)
+    assert data["kind"] == "ValueError" and "proves its answer optimal" in data["error"]

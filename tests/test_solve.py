@@ -227,3 +227,21 @@ def test_solution_json_object() -> None:
     assert data["length"] == 2 and data["moves"] == [7, 8] and data["directions"] == "LL"
     assert data["optimal"] is True and data["algorithm"] == "idastar"
     assert set(data["stats"]) >= {"expanded", "generated", "max_open", "seconds"}
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "weight"),
+    [("greedy", None), ("wastar", None), ("wastar", 1.5), ("auto", 2.0), ("constructive", None)],
+)
+def test_optimal_refuses_a_method_that_cannot_prove_it(algorithm: str, weight: float | None) -> None:
+    board = Board.from_rows([[8, 6, 7], [2, 5, 4], [3, 0, 1]])  # optimum 31; greedy answers 45
+    with pytest.raises(ValueError, match="needs a method that proves its answer optimal"):
+        solve(board, algorithm=algorithm, weight=weight, optimal=True)
+
+
+@pytest.mark.parametrize(("algorithm", "weight"), [("astar", None), ("idastar", None), ("wastar", 1.0)])
+def test_optimal_accepts_a_method_that_proves_it(algorithm: str, weight: float | None) -> None:
+    board = Board.from_rows([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
+    s = solve(board, algorithm=algorithm, weight=weight, optimal=True)
+    assert s.optimal and s.length == 31 == s.lower_bound
+    assert s.replay() == classic(3, 3)

@@ -12,7 +12,8 @@ at most ``w`` × optimal), ``greedy`` (no bound), ``pdb`` (pattern databases, si
 ``limits``) and ``auto``: the anytime ladder of :mod:`npuzzle.search.anytime` (a quick answer, then the
 budget spent improving it; optimal when proven, else the best found with a proven ``lower_bound``; it never
 raises for a limit), or with ``optimal=True`` (or a heuristic named) the fastest exact method of
-:func:`choose_algorithm`.
+:func:`choose_algorithm`. ``optimal=True`` with a method that cannot prove its answer optimal (``greedy``,
+``constructive``, ``wastar`` with a weight above 1) raises ``ValueError`` rather than answer unproven.
 
 Limits are checked between kernel chunks (about ``CHUNK_NODES`` expansions, tens of milliseconds): for a
 named algorithm (or ``optimal=True``), hitting ``max_nodes`` (expanded nodes), ``max_seconds`` or the memory
@@ -157,6 +158,18 @@ def choose_algorithm(
     return Plan(algorithm, heuristic, weight)
 
 
+def proves_optimum(plan: Plan) -> bool:
+    """Whether ``plan`` finds a proven optimum: an exact algorithm (every heuristic :func:`choose_algorithm`
+    accepts for it is admissible in the chosen metric), or weighted A* with weight 1 (plain A*)."""
+    return plan.algorithm in OPTIMAL_ALGORITHMS or (plan.algorithm == "wastar" and plan.weight == 1)
+
+
+def _plan_name(plan: Plan) -> str:
+    if plan.algorithm == "wastar":
+        return f"wastar with weight {plan.weight:g}"
+    return plan.algorithm
+
+
 def multi_heuristic(width: int, height: int) -> str:
     """IDA*'s default heuristic in the multi-tile metric: ``multi-pdb`` where its tables fit (boards of up to
     16 cells; built in about a second on first use), else ``crossings``."""
@@ -201,6 +214,12 @@ def solve(
         )
     goal_board = goal_for(board, goal)
     plan = choose_algorithm(board, algorithm, heuristic, weight, metric)
+    if optimal and not proves_optimum(plan):
+        raise ValueError(
+            f"optimal=True (--optimal) needs a method that proves its answer optimal, and {_plan_name(plan)} "
+            "does not; use astar, idastar, bfs, bibfs or pdb (wastar only with weight 1), or ask without "
+            "optimal for the best answer within the budget"
+        )
     if not is_solvable(board, goal_board):
         raise UnsolvableError(
             f"{' '.join(map(str, board.tiles))} cannot reach the goal {' '.join(map(str, goal_board.tiles))}: "
@@ -230,7 +249,7 @@ def solve(
     cells, stats = run_canonical(
         canonical, board.width, board.height, goal_board.blank_cell, plan, metric, limits, progress, t0
     )
-    exact = plan.algorithm in OPTIMAL_ALGORITHMS or (plan.algorithm == "wastar" and plan.weight == 1)
+    exact = proves_optimum(plan)
     return _with_bound(
         Solution(
             start=board,
@@ -621,6 +640,7 @@ __all__ = [
     "choose_algorithm",
     "multi_heuristic",
     "pdb_available",
+    "proves_optimum",
     "run_canonical",
     "solve",
 ]
