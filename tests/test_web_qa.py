@@ -1,18 +1,23 @@
 """Defects QA found in the web API, each pinned by the request that showed it.
 
-Bodies that ``json.loads`` refuses for reasons other than syntax get a message naming that reason.
+Bodies that ``json.loads`` refuses for reasons other than syntax get a message naming that reason; library
+refusals that name CLI flags reach web clients with the request fields instead.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from PIL import Image
 
 from npuzzle.web import create_app
+from npuzzle.web.app import field_words
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +56,54 @@ def test_an_unparsable_body_names_its_cause(client: TestClient, content: bytes, 
     body = assert_error(post_raw(client, "/api/check", content), 400, "MalformedJSON", says)
     if "nested" not in says:
         assert "nested" not in body["detail"]
+
+
+# -- 2. refusals name the request's fields, not CLI flags --------------------------------------------------------
+def blank_png() -> str:
+    buffer = io.BytesIO()
+    Image.new("RGB", (200, 150), (200, 200, 200)).save(buffer, "PNG")
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+NEAR_4X4 = [*range(1, 15), 0, 15]
+
+
+@pytest.mark.parametrize(
+    ("path", "payload", "says"),
+    [
+        (
+            "/api/read",
+            {"screenshot": blank_png()},
+            "place with crop [x, y, w, h] (pixels) and its size with width and height",
+        ),
+        ("/api/solve", {"board": NEAR_4X4, "algorithm": "bfs"}, "use algorithm idastar"),
+        ("/api/solve", {"board": NEAR_4X4, "algorithm": "bibfs"}, "use algorithm idastar"),
+        (
+            "/api/solve",
+            {"board": NEAR_4X4, "algorithm": "astar", "heuristic": "manhattan", "metric": "multi"},
+            "with metric multi",
+        ),
+        ("/api/check", {"board": [1, 2, 3, 4]}, "(use blank to name the hole's label)"),
+    ],
+)
+def test_refusals_name_request_fields_not_cli_flags(
+    client: TestClient, path: str, payload: dict[str, Any], says: str
+) -> None:
+    body = assert_error(client.post(path, json=payload), 400, says=says)
+    assert "--" not in body["detail"], body
+
+
+def test_field_words_keeps_commands_and_flags_without_a_field() -> None:
+    assert field_words("check --size and --crop, or accept it with --allow-ambiguous") == (
+        "check width and height and crop, or accept it with allow_ambiguous"
+    )
+    assert (
+        field_words("give --size 4x4, or check --hole-home 8")
+        == "give width 4 and height 4, or check hole_home 8"
+    )
+    for kept in (
+        "rebuild with: npuzzle pdb build --size 4x4 --blank-cell 15 --partition 6-6-3",
+        "or `npuzzle generate --size 3x3 --length 20` on your own machine",
+        "use a smaller --tile-size",
+    ):
+        assert field_words(kept) == kept

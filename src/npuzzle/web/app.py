@@ -583,11 +583,53 @@ def layouts_for(width: int, height: int) -> list[Layout]:
 
 
 # -- the application --------------------------------------------------------------------------------------
+#: Every field a request can carry: library messages name CLI flags (``--hole-home``), the API names these.
+REQUEST_FIELDS = frozenset(
+    name for model in (SolveRequest, HintRequest, GenerateRequest, ReadRequest) for name in model.model_fields
+)
+#: A command to run, quoted in a message (``npuzzle pdb build --size 4x4 ...``): kept as written.
+_COMMAND = re.compile(r"`[^`]*`|\bnpuzzle [a-z][^;`()]*")
+#: A flag the way library messages write one: a python keyword beside it (``blank=... / --blank``), the
+#: size with its placeholder or value (``--size WxH``, ``--size 4x4``), the crop's placeholder, any other.
+_FLAG = re.compile(
+    r"\b(?P<keyword>\w+)=\.\.\. / --(?P=keyword)\b"
+    r"|(?<![\w-])--size(?: WxH| (?P<width>\d+)x(?P<height>\d+))?\b"
+    r"|(?<![\w-])--crop X,Y,W,H"
+    r"|(?<![\w-])--(?P<flag>[a-z][a-z-]*)"
+)
+
+
+def field_words(sentence: str) -> str:
+    """``sentence`` with the CLI flags it names put as the request fields a web client sets instead
+    (``--crop X,Y,W,H`` -> ``crop [x, y, w, h]``, ``--size 4x4`` -> ``width 4 and height 4``, ``--hole-home``
+    -> ``hole_home``); a flag with no such field, and a quoted command to run, stay as written."""
+
+    def field(match: re.Match[str]) -> str:
+        text = match.group(0)
+        if match.group("keyword"):
+            return match.group("keyword")
+        if match.group("width"):
+            return f"width {match.group('width')} and height {match.group('height')}"
+        if text.startswith("--size"):
+            return "width and height"
+        if text.startswith("--crop X"):
+            return "crop [x, y, w, h]"
+        name = match.group("flag").replace("-", "_")
+        return name if name in REQUEST_FIELDS else text
+
+    out, done = [], 0
+    for command in _COMMAND.finditer(sentence):
+        out += [_FLAG.sub(field, sentence[done : command.start()]), command.group(0)]
+        done = command.end()
+    return "".join([*out, _FLAG.sub(field, sentence[done:])])
+
+
 def _error_response(request: Request, exc: Exception) -> JSONResponse:
     """The one place that turns an error into an HTTP answer (see the module docstring for the table).
-    ``detail`` is one sentence of at most ``MAX_DETAIL_CHARS``: input quoted in a message is cut short."""
+    ``detail`` is one sentence of at most ``MAX_DETAIL_CHARS``: input quoted in a message is cut short, CLI
+    flags named in a library message are put as request fields (:func:`field_words`)."""
     body: dict[str, Any] = {
-        "detail": shorten(str(exc) or exc.__class__.__name__),
+        "detail": shorten(field_words(str(exc) or exc.__class__.__name__)),
         "kind": exc.__class__.__name__,
     }
     headers = None
@@ -649,7 +691,7 @@ def _http_error_response(request: Request, exc: StarletteHTTPException) -> JSONR
     if exc.status_code == 400 and "parsing the body" in detail:  # json.loads raised something not JSON's own
         kind, detail = "MalformedJSON", _unparsable_body_sentence(exc.__cause__)
     return JSONResponse(
-        {"detail": shorten(detail), "kind": kind}, status_code=exc.status_code, headers=exc.headers
+        {"detail": shorten(field_words(detail)), "kind": kind}, status_code=exc.status_code, headers=exc.headers
     )
 
 
@@ -1133,6 +1175,7 @@ __all__ = [
     "WebSettings",
     "board_from",
     "create_app",
+    "field_words",
     "generate_board",
     "layouts_for",
     "solve_within",
