@@ -16,8 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
+from npuzzle.goals import classic
 from npuzzle.web import create_app
-from npuzzle.web.app import field_words
+from npuzzle.web.app import WebSettings, field_words
+from npuzzle.web.schemas import MAX_READ_SIDE, MAX_SOLVE_SIDE
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +109,33 @@ def test_field_words_keeps_commands_and_flags_without_a_field() -> None:
         "use a smaller --tile-size",
     ):
         assert field_words(kept) == kept
+
+
+# -- 3. one size limit for solve, hint (a solved board too) and analyze ----------------------------------------
+@pytest.mark.parametrize("path", ["/api/solve", "/api/hint", "/api/analyze"])
+def test_every_solving_endpoint_refuses_a_solved_board_beyond_the_limit(
+    client: TestClient, path: str
+) -> None:
+    side = MAX_SOLVE_SIDE + 1
+    solved = {"board": list(classic(side, side).tiles), "width": side, "height": side}
+    assert_error(
+        client.post(path, json=solved), 400, "ProblemTooLargeError", f"2 to {MAX_SOLVE_SIDE} cells each way"
+    )
+
+
+def test_a_lower_server_limit_holds_for_every_solving_endpoint() -> None:
+    solved_5x5 = {"board": list(classic(5, 5).tiles), "width": 5, "height": 5}
+    with TestClient(create_app(WebSettings(max_solve_side=4)), raise_server_exceptions=False) as small:
+        for path in ("/api/solve", "/api/hint", "/api/analyze"):
+            assert_error(
+                small.post(path, json=solved_5x5), 400, "ProblemTooLargeError", "2 to 4 cells each way"
+            )
+
+
+def test_the_largest_solved_board_gets_its_empty_hint(client: TestClient) -> None:
+    side = MAX_SOLVE_SIDE
+    solved = {"board": list(classic(side, side).tiles), "width": side, "height": side}
+    response = client.post("/api/hint", json=solved)
+    assert response.status_code == 200, response.text
+    assert response.json()["remaining"] == 0
+    assert MAX_READ_SIDE == MAX_SOLVE_SIDE == WebSettings().max_solve_side  # a board read can be solved

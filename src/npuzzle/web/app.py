@@ -13,7 +13,8 @@ Routes::
     POST /api/hint         the next move of the best solution found in time (or of a recent one that
                            passes through this position: :class:`PathCache`)
 
-Boards of 2 to 32 cells each way are checked and generated; 2 to 16 each way (256 cells) solved and hinted.
+Boards of 2 to 32 cells each way are checked and generated; 2 to 16 each way (256 cells: ``MAX_SOLVE_SIDE``)
+solved, hinted (a solved board too), analysed and read from a screenshot.
 
 Errors, all in one place (:func:`_error_response`), all as ``{"detail": "<sentence>", "kind": "<class>"}``;
 ``detail`` quotes at most a short excerpt of the input:
@@ -83,6 +84,8 @@ from .docs import add_offline_docs as _add_offline_docs
 from .guard import BodyLimit, SecurityHeaders, excerpt, send_error, shorten
 from .schemas import (
     MAX_API_SIDE,
+    MAX_SOLVE_CELLS,
+    MAX_SOLVE_SIDE,
     AnalyzeResponse,
     BoardRequest,
     CheckResponse,
@@ -124,8 +127,10 @@ class WebSettings:
     max_seconds: float = 5.0  # hard cap on one solve request, whatever the client asks
     default_seconds: float = 3.0  # solve budget when the request names none
     hint_seconds: float = 3.0  # hard cap (and default) for a hint
-    max_solve_cells: int = 256  # 16×16, the page's largest board; larger boards get a 400
-    max_solve_side: int = 16  # sides 2..16 each way for solve and hint (check/generate go to MAX_API_SIDE)
+    # solve, hint and analyze (and /api/read's schema) take sides 2..16 each way, 256 cells: the page's largest
+    # board; larger ones get a 400 from every one of them. Check / generate / layouts go to MAX_API_SIDE.
+    max_solve_cells: int = MAX_SOLVE_CELLS
+    max_solve_side: int = MAX_SOLVE_SIDE
     light_cells: int = 9  # boards this small (3×3, 2×4) go to the light lane
     light_slots: int = 4  # concurrent light solves
     heavy_slots: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))  # one core stays free
@@ -945,9 +950,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         """The next move: the first move of an optimal solution when one is found in time, otherwise of
         the best solution found. ``direction`` is where the tile travels."""
         start, goal_board = board_from(request)
+        check_solve_size(start)  # a solved board too: the same sizes as /api/solve, whatever the position
         if start == goal_board:
             return HintResponse(move=None, direction=None, remaining=0, optimal=True, lower_bound=0)
-        check_solve_size(start)
         budget = min(request.max_seconds or settings.hint_seconds, settings.hint_seconds)
         bound = manhattan_bound(start, goal_board)
         known = paths.moves_left(start, goal_board)

@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 #: Largest side the API accepts for check/generate/layouts (a 32×32 board has 1,024 cells).
 MAX_API_SIDE = 32
 MAX_API_CELLS = MAX_API_SIDE * MAX_API_SIDE
+#: Largest side of a board the API solves, hints, analyses and reads from a screenshot: the game page's
+#: largest board (``MAX_SIDE`` in ``static/app.js``). ``WebSettings`` may lower it for one server.
+MAX_SOLVE_SIDE = 16
+MAX_SOLVE_CELLS = MAX_SOLVE_SIDE * MAX_SOLVE_SIDE  # 256
 #: Longest random walk ``/api/generate`` performs (cells × 100 on a 10×10 board).
 MAX_WALK_MOVES = 10_000
 
@@ -247,8 +251,8 @@ class AnalyzeResponse(BaseModel):
     distribution_source: str | None = None
 
 
-#: Largest side of a board read from a screenshot (``/api/read``); the game's own limit.
-MAX_READ_SIDE = 16
+#: Largest side of a board read from a screenshot (``/api/read``): one the API then solves and hints.
+MAX_READ_SIDE = MAX_SOLVE_SIDE
 
 
 class ReadRequest(BaseModel):
@@ -315,6 +319,8 @@ __all__ = [
     "MAX_API_CELLS",
     "MAX_API_SIDE",
     "MAX_READ_SIDE",
+    "MAX_SOLVE_CELLS",
+    "MAX_SOLVE_SIDE",
     "MAX_WALK_MOVES",
     "AnalyzeResponse",
     "BoardRequest",
