@@ -391,3 +391,63 @@ def test_gif_ends_on_the_finished_picture_and_stays_small(tmp_path: Path) -> Non
     hole = (slice(y, y + h), slice(x, x + w))
     # the hole is filled with its piece, not left empty
     assert np.abs(last[hole] - finished[hole]).mean() * 3 < np.abs(last[hole] - empty[hole]).mean()
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"mp4": "v.gif"}, "MP4 .* unknown format '.gif'"),
+        ({"mp4": "v.txt"}, "MP4 .* unknown format '.txt'"),
+        ({"mp4": "v.webm"}, "MP4 .* unknown format '.webm'"),
+        ({"gif": "g.txt"}, "GIF .* unknown format '.txt'"),
+        ({"gif": "g.png"}, "GIF .* unknown format '.png'"),
+        ({"sheet": "s.gif"}, "contact sheet .* unknown format '.gif'"),
+        ({"gif": "folder.gif"}, "is a folder"),
+        ({"directory": "a_file"}, "exists and is not a folder"),
+    ],
+)
+def test_export_refuses_paths_that_do_not_fit_before_drawing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kwargs: dict[str, str], message: str
+) -> None:
+    (tmp_path / "folder.gif").mkdir()
+    (tmp_path / "a_file").write_bytes(b"")
+
+    def refuse(*args: object, **kw: object) -> None:
+        raise AssertionError("drawing started before the paths were checked")
+
+    monkeypatch.setattr(animate, "make_painter", refuse)
+    with pytest.raises(PictureError, match=message):
+        export_solution(walk_solution(classic(3, 3), 2), **{k: tmp_path / v for k, v in kwargs.items()})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "folder.gif"]  # nothing written
+
+
+def test_a_failed_gif_leaves_neither_the_file_nor_scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = animate.iter_animation
+
+    def broken(*args: object, **kw: object):  # type: ignore[no-untyped-def]
+        frames = real(*args, **kw)  # type: ignore[arg-type]
+        yield next(frames)
+        yield next(frames)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(animate, "iter_animation", broken)
+    solution = walk_solution(classic(3, 3), 4, seed=3)
+    with pytest.raises(PictureError, match="cannot write '.*g.gif': No space left on device"):
+        write_gif(solution, tmp_path / "g.gif", make_painter(solution, tile_size=30))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ffmpeg_failure_is_one_line_naming_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if mp4_available() is not None:
+        pytest.skip("no ffmpeg")
+
+    def noisy(*args: object, **kw: object) -> None:
+        raise OSError("[Errno 32] Broken pipe\n\nFFMPEG COMMAND:\n/usr/bin/ffmpeg -y -f rawvideo ...")
+
+    monkeypatch.setattr(animate, "_write_mp4_frames", noisy)
+    solution = walk_solution(classic(3, 3), 2, seed=4)
+    with pytest.raises(PictureError) as info:
+        animate.write_mp4(solution, tmp_path / "v.mp4", make_painter(solution, tile_size=30))
+    assert "\n" not in str(info.value) and "FFMPEG COMMAND" not in str(info.value)
+    assert "v.mp4" in str(info.value) and "Broken pipe" in str(info.value)
+    assert list(tmp_path.iterdir()) == []

@@ -26,9 +26,13 @@ from ..board import Board
 from ..solution import Solution
 from .image import (
     DEFAULT_THEME,
+    IMAGE_SUFFIXES,
     BoardPainter,
     PictureError,
     Theme,
+    atomic_output,
+    check_output_dir,
+    check_output_file,
     direction_text,
     ease,
     get_font,
@@ -45,6 +49,8 @@ SHEET_THUMB_SIDE = 360  # pixels: frames larger than this are shrunk on the shee
 MAX_SHEET_SIDE = 8192  # pixels; also keeps sheets openable in ordinary viewers
 GIF_MAX_SIDE = 420  # pixels: a GIF's longer side; photo tiles compress poorly in LZW, so GIFs stay this small
 GIF_MAX_FPS = 12  # GIF frames per second: smooth enough for a slide, and each frame costs a changed tile or two
+GIF_SUFFIXES = (".gif",)
+MP4_SUFFIXES = (".mp4", ".m4v", ".mov")  # containers ffmpeg writes H.264 into, chosen by the suffix
 
 
 @dataclass(frozen=True)
@@ -190,8 +196,11 @@ def write_steps(
     solution: Solution, directory: str | Path, painter: BoardPainter, captions: bool = True
 ) -> list[Path]:
     """``step_000.png`` (the start) … ``step_NNN.png`` (the goal), the next tile highlighted in each."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    out = check_output_dir(directory, "step images")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PictureError(f"cannot write the step images into {str(out)!r}: {exc.strerror or exc}") from None
     digits = max(3, len(str(solution.length)))
     paths = []
     for step in solution_steps(solution):
@@ -377,7 +386,7 @@ def write_gif(
     frames = iter_animation(solution, painter, timing, captions)
     first = next(frames)
     frame_ms = 1000 / timing.fps
-    with GifStream(path, first[0], dither=False) as gif:
+    with atomic_output(path) as scratch, GifStream(scratch, first[0], dither=False) as gif:
         elapsed = 0.0
         shown = 0
         for frame, repeat in itertools.chain([first], frames):
@@ -413,16 +422,28 @@ def write_mp4(
 
     Raises :class:`PictureError` if no ffmpeg is available (see :func:`mp4_available`).
     """
-    import numpy as np
-
     reason = mp4_available()
     if reason is not None:
         raise PictureError(reason)
-    import imageio.v2 as iio
-
     timing = timing or Timing()
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.suffix.lower() not in MP4_SUFFIXES:  # ffmpeg picks the container by the suffix
+        raise PictureError(f"cannot write the MP4 to {str(out)!r}: the name must end in {' or '.join(MP4_SUFFIXES)}")
+    with atomic_output(out) as scratch:
+        try:
+            _write_mp4_frames(solution, scratch, painter, timing, captions)
+        except (OSError, RuntimeError) as exc:  # ffmpeg's messages quote its whole command line: keep the first
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise PictureError(f"ffmpeg could not write the MP4 {str(out)!r}: {first[:200]}") from None
+    return out
+
+
+def _write_mp4_frames(
+    solution: Solution, out: Path, painter: BoardPainter, timing: Timing, captions: bool
+) -> None:
+    import imageio.v2 as iio
+    import numpy as np
+
     writer = iio.get_writer(
         out,
         format="FFMPEG",  # type: ignore[arg-type]
@@ -442,7 +463,26 @@ def write_mp4(
                 writer.append_data(array)
     finally:
         writer.close()
-    return out
+
+
+def check_outputs(
+    *,
+    directory: str | Path | None = None,
+    gif: str | Path | None = None,
+    mp4: str | Path | None = None,
+    sheet: str | Path | None = None,
+) -> None:
+    """Check the paths :func:`export_solution` would write, before any slow work: each name has its format's
+    suffix (``.gif``; ``.mp4``/``.m4v``/``.mov``; a still image for the sheet, PNG if no suffix) and each file
+    can be created where it is asked for. Raises :class:`PictureError` naming the path and the cause."""
+    if directory is not None:
+        check_output_dir(directory, "step images")
+    if sheet is not None:
+        check_output_file(sheet, "contact sheet", IMAGE_SUFFIXES, default=".png")
+    if gif is not None:
+        check_output_file(gif, "GIF", GIF_SUFFIXES)
+    if mp4 is not None:
+        check_output_file(mp4, "MP4", MP4_SUFFIXES)
 
 
 # -- the one call the CLI makes -----------------------------------------------------------------------------
@@ -485,6 +525,7 @@ def export_solution(
     a GIF goes next to the requested path instead and ``notes`` says why.
     """
     timing = Timing(speed=speed, fps=fps, pause=pause)
+    check_outputs(directory=directory, gif=gif, mp4=mp4, sheet=sheet)
     painter = make_painter(
         solution, picture, numbers=numbers, tile_size=tile_size, captions=captions, theme=theme
     )
@@ -522,6 +563,7 @@ __all__ = [
     "SheetLayout",
     "Step",
     "Timing",
+    "check_outputs",
     "draw_step",
     "export_solution",
     "iter_animation",

@@ -20,9 +20,10 @@ in the goal. The blank is drawn as an empty cell of the tray.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -535,19 +536,114 @@ def render_board(
     return painter.draw(board, highlight=marked, direction=direction, caption=caption)
 
 
+#: Suffixes of the still images :func:`save_image` writes (Pillow picks the format from the suffix).
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
+
+
+def output_path_problem(path: Path) -> str | None:
+    """Why a file cannot be created at ``path`` (``None`` if it can): the nearest existing folder above it
+    must be a folder we may create files in. Probed by creating and removing a scratch file there, which
+    also catches folders such as ``/proc`` that look writable but are not."""
+    import os
+    import tempfile
+
+    if path.is_dir():
+        return "it is a folder (give a file name)"
+    parent = path.parent
+    while not parent.exists():
+        if parent == parent.parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{str(parent)!r} is a file, not a folder"
+    try:
+        fd, scratch = tempfile.mkstemp(prefix=".npuzzle-probe-", dir=parent)
+    except OSError as exc:
+        return f"cannot create files in {str(parent)!r} ({exc.strerror or exc})"
+    os.close(fd)
+    os.unlink(scratch)
+    return None
+
+
+def check_output_file(path: str | Path, what: str, suffixes: Collection[str], default: str | None = None) -> Path:
+    """The path a ``what`` (``"GIF"``, ``"sheet"``, ...) will be written to, checked before any work starts:
+    its suffix is one of ``suffixes`` (a path without one gets ``default`` if given), and the file can be
+    created there (missing folders are created when writing). A :class:`PictureError` names the path and the
+    cause otherwise."""
+    out = Path(path)
+    if not out.suffix and default is not None:
+        out = out.with_suffix(default)
+    if out.suffix.lower() not in suffixes:
+        raise PictureError(
+            f"cannot write the {what} to {str(path)!r}: "
+            f"{'unknown format ' + repr(out.suffix) if out.suffix else 'no file type'} for it "
+            f"(name it with {', '.join(suffixes)})"
+        )
+    problem = output_path_problem(out)
+    if problem is not None:
+        raise PictureError(f"cannot write the {what} to {str(path)!r}: {problem}")
+    return out
+
+
+def check_output_dir(path: str | Path, what: str) -> Path:
+    """A folder ``what`` files will be written into, checked before any work starts (it may not exist yet)."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise PictureError(f"cannot write the {what} into {str(path)!r}: it exists and is not a folder")
+    if not out.exists():
+        problem = output_path_problem(out / "probe")
+        if problem is not None:
+            raise PictureError(f"cannot write the {what} into {str(path)!r}: {problem}")
+    return out
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | Path) -> Iterator[Path]:
+    """A scratch path next to ``path`` (same suffix, so writers pick the same format) that replaces ``path``
+    in one step when the block succeeds and is removed when it fails: a reader never sees half a file.
+    Missing folders are created; an OS error says which path and why."""
+    import os
+    import tempfile
+
+    out = Path(path)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{out.stem}-", suffix=out.suffix, dir=out.parent)
+    except OSError as exc:
+        raise PictureError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
+    os.close(fd)
+    scratch = Path(name)
+    try:
+        yield scratch
+        os.replace(scratch, out)
+    except OSError as exc:
+        scratch.unlink(missing_ok=True)
+        raise PictureError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
+    except BaseException:
+        scratch.unlink(missing_ok=True)
+        raise
+
+
 def save_image(image: PILImage.Image, path: str | Path) -> Path:
-    """Save ``image`` (format from the suffix, PNG if none), creating the parent directory."""
+    """Save ``image`` (format from the suffix, PNG if none), creating the parent directory; written to a
+    scratch file first and moved into place, so a failed save leaves no partial file."""
     out = Path(path)
     if not out.suffix:
         out = out.with_suffix(".png")
-    out.parent.mkdir(parents=True, exist_ok=True)
     options = {"compress_level": PNG_COMPRESS_LEVEL} if out.suffix.lower() == ".png" else {}
-    try:
-        image.save(out, **options)
-    except (KeyError, ValueError) as exc:
+    if out.suffix.lower() not in IMAGE_SUFFIXES:
         raise PictureError(
-            f"cannot write {str(out)!r}: unknown image format {out.suffix!r} ({exc})"
-        ) from None
+            f"cannot write {str(out)!r}: unknown image format {out.suffix!r}; use {', '.join(IMAGE_SUFFIXES)}"
+        )
+    if out.is_dir():
+        raise PictureError(f"cannot write {str(out)!r}: it is a folder (give a file name)")
+    with atomic_output(out) as scratch:
+        try:
+            image.save(scratch, **options)
+        except (KeyError, ValueError) as exc:
+            raise PictureError(
+                f"cannot write {str(out)!r}: unknown image format {out.suffix!r} ({exc})"
+            ) from None
     return out
 
 
@@ -564,11 +660,15 @@ def grid_columns(n_frames: int) -> int:
 
 __all__ = [
     "DEFAULT_THEME",
+    "IMAGE_SUFFIXES",
     "BoardPainter",
     "Layout",
     "PictureError",
     "Theme",
+    "atomic_output",
     "cell_boxes",
+    "check_output_dir",
+    "check_output_file",
     "cut_picture",
     "direction_text",
     "ease",
@@ -577,6 +677,7 @@ __all__ = [
     "load_picture",
     "moving_tiles",
     "numbered_layout",
+    "output_path_problem",
     "picture_layout",
     "render_board",
     "save_image",
