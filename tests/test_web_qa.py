@@ -139,3 +139,19 @@ def test_the_largest_solved_board_gets_its_empty_hint(client: TestClient) -> Non
     assert response.status_code == 200, response.text
     assert response.json()["remaining"] == 0
     assert MAX_READ_SIDE == MAX_SOLVE_SIDE == WebSettings().max_solve_side  # a board read can be solved
+
+
+# -- 4. a layout with an empty parameter is refused by the library's goal parser, which every endpoint uses --------
+@pytest.mark.xfail(
+    strict=False,
+    reason="npuzzle.goals accepts 'blank-at:' and 'random:' until its fix lands; the API only passes the "
+    "library's BoardFormatError on",
+)
+@pytest.mark.parametrize("layout", ["blank-at:", "random:"])
+@pytest.mark.parametrize("path", ["/api/check", "/api/generate", "/api/solve", "/api/hint"])
+def test_a_layout_with_an_empty_parameter_is_400(client: TestClient, path: str, layout: str) -> None:
+    if path == "/api/generate":
+        payload: dict[str, Any] = {"width": 3, "height": 3, "goal": layout, "seed": 1}
+    else:  # the goal itself: nothing to search should the layout be taken
+        payload = {"board": list(classic(3, 3).tiles), "goal": layout}
+    assert_error(client.post(path, json=payload), 400, says=layout.rstrip(":"))
