@@ -432,7 +432,7 @@ def test_a_failed_gif_leaves_neither_the_file_nor_scratch(tmp_path: Path, monkey
 
     monkeypatch.setattr(animate, "iter_animation", broken)
     solution = walk_solution(classic(3, 3), 4, seed=3)
-    with pytest.raises(PictureError, match="cannot write '.*g.gif': No space left on device"):
+    with pytest.raises(PictureError, match=r"cannot write '.*g\.gif': No space left on device"):
         write_gif(solution, tmp_path / "g.gif", make_painter(solution, tile_size=30))
     assert list(tmp_path.iterdir()) == []
 
