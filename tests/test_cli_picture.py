@@ -59,7 +59,7 @@ def test_render_numbered_and_picture(
     [
         (["render", "1 2 3 / 4 5 6 / 7 _ 8", "--picture", "{missing}", "-o", "{out}"], "does not exist"),
         (["render", "1 2 3 / 4 5 6 / 7 _ 8", "--picture", "{text}", "-o", "{out}"], "not a readable image"),
-        (["render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", "{tmp}/x.nope"], "unknown image format"),
+        (["render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", "{tmp}/x.nope"], "unknown format '.nope' for it"),
         (["render", "1 2 3 / 4 5 5 / 7 _ 8", "-o", "{out}"], "appears twice"),
         (["read", "{missing}", "--size", "3x3", "--reference", "{picture}"], "does not exist"),
         (["read", "{text}", "--size", "3x3", "--reference", "{picture}"], "not a readable image"),

@@ -289,10 +289,17 @@ def export(
 ) -> None:
     """Write every stored puzzle to a CSV, JSON-lines or Parquet file."""
     from ..bank.io import export as export_bank
+    from ..render.image import output_path_problem
 
     try:
+        problem = output_path_problem(output)
+        if problem is not None:
+            raise ValueError(f"cannot write the export to {str(output)!r}: {problem}")
         with _open(db, create=False) as bank:
-            n = export_bank(bank, output, fmt)
+            try:
+                n = export_bank(bank, output, fmt)
+            except OSError as exc:  # its message would name the scratch file, not the user's path
+                raise ValueError(f"cannot write the export to {str(output)!r}: {exc.strerror or exc}") from None
     except HANDLED as exc:
         fail(exc)
     typer.echo(f"npuzzle: {n:,} puzzle{'s' if n != 1 else ''} written to {output}", err=True)

@@ -7,6 +7,7 @@ Exit codes (the same for every command): 0 success; 1 unsolvable; 2 bad input; 3
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -125,6 +126,19 @@ def load_goal(goal: str | None, start: Board) -> Board:
     return goal_for(start, board)
 
 
+def check_picture_options(
+    render_dir: Path | None, gif: Path | None, mp4: Path | None, sheet: Path | None, speed: float
+) -> None:
+    """Check the solution-picture options (paths, suffixes, ``--speed``) before any slow work (a solve, a
+    screenshot read), so a typo is reported at once rather than after the answer; Pillow is not loaded."""
+    from ..render.animate import Timing, check_outputs
+
+    if not (speed > 0 and math.isfinite(speed)):
+        raise ValueError(f"--speed must be a positive number of moves per second, got {speed:g}")
+    Timing(speed=speed)
+    check_outputs(directory=render_dir, gif=gif, mp4=mp4, sheet=sheet)
+
+
 def exit_code_for(exc: BaseException) -> int:
     if isinstance(exc, UnsolvableError):
         return EXIT_UNSOLVABLE
@@ -224,6 +238,7 @@ __all__ = [
     "SheetOption",
     "SizeOption",
     "SpeedOption",
+    "check_picture_options",
     "error_line",
     "exit_code_for",
     "fail",

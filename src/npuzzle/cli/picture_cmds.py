@@ -24,6 +24,7 @@ from .common import (
     SheetOption,
     SizeOption,
     SpeedOption,
+    check_picture_options,
     fail,
     load_board,
     load_goal,
@@ -118,7 +119,7 @@ def register(app: typer.Typer) -> None:
 
 def render(
     board: BoardArgument,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Image to write (.png, .jpg, .webp, ...).")],
+    output: Annotated[str, typer.Option("--output", "-o", help="Image to write (.png, .jpg, .webp, ...).")],
     size: SizeOption = None,
     blank: BlankOption = 0,
     goal: GoalOption = "classic",
@@ -135,9 +136,14 @@ def render(
     caption: Annotated[str | None, typer.Option("--caption", help="Text under the board.")] = None,
 ) -> None:
     """Draw BOARD as an image: numbered tiles, or tiles cut from --picture."""
-    from ..render.image import render_board, save_image
+    from ..render.image import IMAGE_SUFFIXES, PictureError, check_output_file, render_board, save_image
 
     try:
+        if output.endswith(("/", "\\")) or Path(output).is_dir():
+            raise PictureError(
+                f"-o {output!r} is a folder: give the image's file name, e.g. {str(Path(output) / 'board.png')!r}"
+            )
+        check_output_file(output, "image", IMAGE_SUFFIXES, default=".png")
         start = load_board(board, size, blank)
         goal_board = load_goal(goal, start)
         image = render_board(
@@ -266,6 +272,15 @@ def _solve(reading: ScreenshotReading, algorithm: str, max_seconds: float | None
         return solve(reading.board, goal=reading.goal, algorithm=algorithm, limits=limits, progress=progress)
 
 
+def _check_solver_options(algorithm: str, max_seconds: float | None) -> None:
+    from ..search.solver import ALGORITHMS
+
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown --algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}")
+    if max_seconds is not None and not max_seconds > 0:  # NaN fails too
+        raise ValueError(f"--max-seconds must be a positive number of seconds, got {max_seconds}")
+
+
 def solve_screenshot(
     screenshot: ScreenshotArgument,
     size: OptionalSizeOption = None,
@@ -295,6 +310,10 @@ def solve_screenshot(
     from ..render.animate import export_solution
 
     try:
+        # everything that does not need the board is checked before the read and the search (each can take
+        # a minute), so a typo in an option is reported at once
+        check_picture_options(render_dir, gif, mp4, sheet, speed)
+        _check_solver_options(algorithm, max_seconds)
         reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug, hole_home)
         if not json_output:  # the board read, before the search starts
             typer.echo("\n".join(_describe(reading)))

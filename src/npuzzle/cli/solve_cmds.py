@@ -37,6 +37,7 @@ from .common import (
     SheetOption,
     SizeOption,
     SpeedOption,
+    check_picture_options,
     fail,
     is_layout_name,
     load_board,
@@ -178,6 +179,7 @@ def solve_command(
     1 unsolvable, 2 bad input, 3 a limit hit by a named algorithm or --optimal)."""
     try:
         limits = _limits(max_seconds, max_nodes, max_memory_mb)
+        check_picture_options(render_dir, gif, mp4, sheet, speed)  # before the search, not after it
         if input_file is not None:
             if board is not None:
                 raise ValueError("give either a BOARD or --input FILE, not both")

@@ -1,0 +1,135 @@
+"""Defects QA found in the command line (one test or more per defect): each is a one-line error and exit 2,
+reported before any slow work, naming the user's input and the cause."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import npuzzle.search.solver
+from npuzzle.cli import main, picture_cmds
+
+EASY = "1 2 3 / 4 5 6 / 0 7 8"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str, *fragments: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err and "Errno" not in err and "FFMPEG" not in err, err
+    for fragment in fragments:
+        assert fragment in lines[0], err
+
+
+@pytest.fixture()
+def no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any search started fails the test: the options must be refused before it."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the search ran before the options were checked")
+
+    monkeypatch.setattr(npuzzle.search.solver, "solve", refuse)
+
+
+@pytest.mark.parametrize(
+    "option, name, fragments",
+    [
+        ("--mp4", "v.gif", ("MP4", "v.gif", "unknown format '.gif'")),
+        ("--mp4", "v.txt", ("MP4", "unknown format '.txt'")),
+        ("--mp4", "x.webm", ("MP4", "unknown format '.webm'")),
+        ("--gif", "x.txt", ("GIF", "unknown format '.txt'")),
+        ("--gif", "x.png", ("GIF", "unknown format '.png'")),
+        ("--sheet", "x.gif", ("contact sheet", "unknown format '.gif'")),
+    ],
+)
+def test_picture_files_must_carry_their_formats_suffix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_search: None, option: str, name: str,
+    fragments: tuple[str, ...],
+) -> None:  # fmt: skip
+    code, _, err = run(capsys, "solve", EASY, option, tmp_path / name)
+    assert code == 2
+    one_line_error(err, *fragments)
+    assert not (tmp_path / name).exists()
+
+
+def test_unwritable_output_paths_are_refused_before_the_search(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_search: None
+) -> None:
+    a_file = tmp_path / "s.png"
+    a_file.write_bytes(b"")
+    folder = tmp_path / "somedir.gif"
+    folder.mkdir()
+    cases = [
+        (["--gif", "/proc/x.gif"], ("'/proc/x.gif'", "cannot create files in '/proc'")),
+        (["--mp4", "/proc/x.mp4"], ("'/proc/x.mp4'", "cannot create files")),
+        (["--render", a_file], (str(a_file), "not a folder")),
+        (["--gif", folder], (str(folder), "is a folder")),
+        (["--sheet", a_file / "x.png"], (str(a_file), "is a file, not a folder")),
+        (["--speed", "0", "--gif", tmp_path / "a.gif"], ("--speed must be a positive",)),
+    ]
+    for options, fragments in cases:
+        code, _, err = run(capsys, "solve", EASY, *options)
+        assert code == 2, options
+        one_line_error(err, *fragments)
+
+
+def test_good_outputs_are_written_atomically_with_no_scratch_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(
+        capsys, "solve", EASY, "--gif", tmp_path / "new" / "a.gif", "--sheet", tmp_path / "sheet",
+        "--render", tmp_path / "steps",
+    )  # fmt: skip
+    assert code == 0, err
+    assert (tmp_path / "new" / "a.gif").read_bytes()[:6] == b"GIF89a"
+    assert (tmp_path / "sheet.png").read_bytes()[:4] == b"\x89PNG"
+    assert len(list((tmp_path / "steps").glob("step_*.png"))) == 3
+    assert not [p for p in tmp_path.rglob(".*") if p.is_file()]  # no scratch files left behind
+
+
+def test_solve_screenshot_checks_its_options_before_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the screenshot was read before the options were checked")
+
+    monkeypatch.setattr(picture_cmds, "_read", refuse)
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(b"")
+    cases = [
+        (["--mp4", tmp_path / "v.gif"], ("MP4", "unknown format '.gif'")),
+        (["--gif", "/proc/x.gif"], ("cannot create files in '/proc'",)),
+        (["--speed", "0"], ("--speed must be a positive",)),
+        (["--max-seconds", "0"], ("--max-seconds must be a positive",)),
+        (["--algorithm", "foo"], ("unknown --algorithm 'foo'",)),
+    ]
+    for options, fragments in cases:
+        code, _, err = run(capsys, "solve-screenshot", shot, *options)
+        assert code == 2, options
+        one_line_error(err, *fragments)
+
+
+def test_render_to_a_folder_is_refused_not_written_beside_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "somedir"
+    folder.mkdir()
+    for target in (f"{folder}/", str(folder), f"{tmp_path}/missing/"):
+        code, _, err = run(capsys, "render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", target)
+        assert code == 2
+        one_line_error(err, "is a folder", "board.png")
+    assert not (tmp_path / "somedir.png").exists() and not (tmp_path / "missing.png").exists()
+    assert not list(folder.iterdir())
+
+
+def test_bank_export_names_the_users_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "bank", "export", "--db", tmp_path / "none.bank", "-o", "/proc/x.csv")
+    assert code == 2
+    one_line_error(err, "'/proc/x.csv'", "cannot create files")
+    assert ".tmp" not in err
