@@ -276,3 +276,59 @@ def test_tables_for_later_solves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         assert anytime.tables_for_later(classic(*size), classic(*size)) is None
     monkeypatch.setattr(pdb_backend, "partition_present", lambda partition: True)
     assert anytime.tables_for_later(classic(5, 5), classic(5, 5)) is None
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "goal_name"),
+    [(4, 4, "blank-first"), (4, 4, "spiral"), (5, 3, "spiral"), (4, 4, "snake")],
+)
+def test_optimal_proves_easy_boards_without_building_tables(
+    width: int, height: int, goal_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: with no pattern tables for the goal, optimal=True spent a 5 s budget on a table build and failed;
+    a table-free IDA* proves these 8-12-move optima in well under a second, with no warning and no build."""
+    import warnings
+
+    from npuzzle.search.pdb_backend import choose_partition, partition_present
+
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path))  # an empty cache: no table of any goal
+    target = goal(goal_name, width, height)
+    for seed in (3, 4):
+        (board,) = generate(target, "walk", moves=12, seed=seed)
+        reference = solve(board, target, algorithm="idastar", heuristic="linear-conflict")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a TableBuildWarning would fail the test
+            started = time.monotonic()
+            s = solve(board, target, optimal=True, limits=Limits(max_seconds=5))
+        assert time.monotonic() - started < 4.5
+        assert s.optimal and s.length == reference.length == s.lower_bound and s.length <= 12
+        assert s.replay() == target and s.algorithm == "idastar"
+        assert not partition_present(choose_partition(width, height, target.blank_cell))
+
+
+def test_optimal_builds_tables_only_after_the_table_free_search_gives_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table-free share (here 0.02 s, by a faked build estimate) runs out on a 54-move board, so the
+    tables (the small 5-5-5 set, to keep the test short) are built and the pattern-database search proves the
+    optimum; the build is said in notes, not warned."""
+    import warnings
+
+    from npuzzle.heuristics.pdb import standard_partition
+    from npuzzle.search import pdb_backend
+
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path))
+    monkeypatch.setattr(pdb_backend, "build_seconds", lambda partition: 0.02)
+    monkeypatch.setattr(
+        pdb_backend,
+        "choose_partition",
+        lambda width, height, blank, partition=None: standard_partition(width, height, blank, "5-5-5"),
+    )
+    board = Board([14, 7, 0, 15, 3, 1, 9, 12, 11, 13, 4, 6, 5, 8, 10, 2], 4, 4)
+    reference = solve(board, algorithm="idastar", heuristic="walking-distance")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = solve(board, optimal=True)
+    assert s.optimal and s.algorithm == "pdb" and s.length == reference.length == s.lower_bound
+    assert s.replay() == classic(4, 4)
+    assert any("IDA* without pattern tables stopped at bound" in note for note in s.notes)
