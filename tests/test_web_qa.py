@@ -20,6 +20,7 @@ from npuzzle.goals import classic
 from npuzzle.web import create_app
 from npuzzle.web.app import WebSettings, field_words
 from npuzzle.web.schemas import MAX_READ_SIDE, MAX_SOLVE_SIDE
+from screenshots import Style, game_screenshot
 
 
 @pytest.fixture(scope="module")
@@ -61,10 +62,14 @@ def test_an_unparsable_body_names_its_cause(client: TestClient, content: bytes, 
 
 
 # -- 2. refusals name the request's fields, not CLI flags --------------------------------------------------------
-def blank_png() -> str:
+def encode(image: Image.Image) -> str:
     buffer = io.BytesIO()
-    Image.new("RGB", (200, 150), (200, 200, 200)).save(buffer, "PNG")
+    image.save(buffer, "PNG")
     return base64.b64encode(buffer.getvalue()).decode()
+
+
+def blank_png() -> str:
+    return encode(Image.new("RGB", (200, 150), (200, 200, 200)))
 
 
 NEAR_4X4 = [*range(1, 15), 0, 15]
@@ -155,3 +160,39 @@ def test_a_layout_with_an_empty_parameter_is_400(client: TestClient, path: str, 
     else:  # the goal itself: nothing to search should the layout be taken
         payload = {"board": list(classic(3, 3).tiles), "goal": layout}
     assert_error(client.post(path, json=payload), 400, says=layout.rstrip(":"))
+
+
+# -- 5. /api/read: a blank_cell outside the board is refused, not ignored ------------------------------------------
+@pytest.fixture(scope="module")
+def numbers_3x3() -> str:
+    return encode(game_screenshot(Style(width=3, height=3, kind="numbers", seed=3, jpeg=85)).image)
+
+
+@pytest.mark.parametrize("cell", [9, 50])
+def test_a_blank_cell_outside_the_board_read_is_400(client: TestClient, numbers_3x3: str, cell: int) -> None:
+    response = client.post("/api/read", json={"screenshot": numbers_3x3, "blank_cell": cell})
+    assert_error(response, 400, "BoardFormatError", f"blank_cell {cell} is outside a 3x3 board (cells 0..8)")
+
+
+def test_a_blank_cell_outside_the_size_given_is_400_before_reading(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import npuzzle.render.vision as vision
+
+    def no_reading(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("read a screenshot whose blank_cell cannot be on the board")
+
+    monkeypatch.setattr(vision, "read_screenshot", no_reading)
+    for field in ("blank_cell", "hole_home"):
+        payload = {"screenshot": blank_png(), "width": 3, "height": 2, field: 6}
+        assert_error(
+            client.post("/api/read", json=payload), 400, "BoardFormatError", f"{field} 6 is outside a 3x2"
+        )
+
+
+def test_a_blank_cell_on_the_board_still_reads(client: TestClient, numbers_3x3: str) -> None:
+    response = client.post(
+        "/api/read", json={"screenshot": numbers_3x3, "blank_cell": 2}
+    )  # where the hole is
+    assert response.status_code == 200, response.text
+    assert response.json()["tiles"][2] == 0

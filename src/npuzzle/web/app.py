@@ -522,6 +522,8 @@ def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
 
     from ..render.vision import read_screenshot
 
+    if request.width is not None and request.height is not None:  # refused before the seconds of reading
+        _check_cells(request, request.width, request.height)
     shot = decode_picture(request.screenshot, "screenshot", max_pixels)
     reference = (
         None if request.reference is None else decode_picture(request.reference, "reference", max_pixels)
@@ -535,6 +537,7 @@ def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
         if name is not None:
             options[name] = request.hole_home
     reading = read_screenshot(shot, request.width, request.height, reference, **options)
+    _check_cells(request, reading.board.width, reading.board.height)  # the reader may ignore one it needs not
     goal_board, missing = reading.goal, reading.missing
     if reading.kind == "numbers" and request.hole_home is not None:  # numbers 1..N-1 in order around the hole
         goal_board, missing = _numbers_goal(reading.board, request.hole_home), request.hole_home
@@ -555,17 +558,24 @@ def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
     )
 
 
+def _check_cells(request: ReadRequest, width: int, height: int) -> None:
+    """:class:`BoardFormatError` when the request's ``blank_cell`` or ``hole_home`` is not a cell of a
+    ``width`` × ``height`` board (the size given, or the one read)."""
+    n = width * height
+    for name in ("blank_cell", "hole_home"):
+        cell = getattr(request, name)
+        if cell is not None and not 0 <= cell < n:
+            raise BoardFormatError(f"{name} {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
+
+
 def _numbers_goal(board: Board, hole_home: int) -> Board:
-    """The goal of a numbered board whose hole belongs in cell ``hole_home``: 1..N-1 in reading order around
-    it; :class:`UnsolvableError` when the board read cannot reach it."""
+    """The goal of a numbered board whose hole belongs in cell ``hole_home`` (a cell of ``board``:
+    :func:`_check_cells`): 1..N-1 in reading order around it; :class:`UnsolvableError` when the board read
+    cannot reach it."""
     from ..errors import UnsolvableError
     from ..solvability import is_solvable
 
     n = board.n_cells
-    if not 0 <= hole_home < n:
-        raise BoardFormatError(
-            f"hole_home {hole_home} is outside a {board.width}x{board.height} board (0..{n - 1})"
-        )
     numbers = iter(range(1, n))
     goal_board = Board(
         [0 if cell == hole_home else next(numbers) for cell in range(n)], board.width, board.height
