@@ -193,3 +193,12 @@ def test_optimal_with_a_method_that_cannot_prove_it_is_bad_input(algorithm: str)
     assert result.exit_code == 2, result.output
     data = json.loads(result.stdout)
     assert data["kind"] == "ValueError" and "proves its answer optimal" in data["error"]
+
+
+def test_bfs_on_a_16x16_board_is_bad_input() -> None:
+    board = Board([*range(1, 256), 0], 16, 16)
+    moved = board.move(255)  # one move from the goal: still far too large for BFS
+    result = invoke("solve", " ".join(map(str, moved.tiles)), "--algorithm", "bfs", "--json")
+    assert result.exit_code == 2, result.output
+    data = json.loads(result.stdout)
+    assert data["kind"] == "ProblemTooLargeError" and "256!/2 = about 10^506 bytes" in data["error"]

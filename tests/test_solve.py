@@ -245,3 +245,23 @@ def test_optimal_accepts_a_method_that_proves_it(algorithm: str, weight: float |
     s = solve(board, algorithm=algorithm, weight=weight, optimal=True)
     assert s.optimal and s.length == 31 == s.lower_bound
     assert s.replay() == classic(3, 3)
+
+
+@pytest.mark.parametrize(("width", "height"), [(6, 6), (13, 13), (19, 9), (16, 16), (100, 100)])
+@pytest.mark.parametrize("algorithm", ["bfs", "bibfs"])
+def test_bfs_on_any_big_board_is_too_large_not_an_overflow(width: int, height: int, algorithm: str) -> None:
+    """QA: from 171 cells on the message's float division overflowed (``OverflowError``)."""
+    from npuzzle.generate import generate
+
+    (board,) = generate(classic(width, height), "walk", moves=4, seed=1)
+    with pytest.raises(ProblemTooLargeError, match=rf"{width * height}!/2 = .*bytes.* use --algorithm idastar"):
+        solve(board, algorithm=algorithm)
+
+
+def test_bfs_bytes_text_is_exact_when_small_and_a_power_of_ten_beyond() -> None:
+    import math
+
+    assert solver_module.bfs_bytes_text(12) == "239,500,800 bytes (0.2 GiB)"
+    for n in (21, 36, 170, 171, 256, 400):
+        exponent = len(str(math.factorial(n) // 2)) - 1
+        assert solver_module.bfs_bytes_text(n) == f"about 10^{exponent} bytes"

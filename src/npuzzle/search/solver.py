@@ -80,6 +80,7 @@ BFS_CELLS = 12  # up to 12 cells (3×4, 2×6, ...) bidirectional BFS bounds the 
 # the 2-core machine), so that optimal=True without pattern tables searches with it: on random 4×4 boards it
 # proved the optimum 1.4-7× faster than linear conflict.
 CHEAP_WALKING = frozenset({(4, 4)})
+EXACT_BYTES_CELLS = 20  # bfs_bytes_text: 20!/2 = 1,216,451,004,088,320,000 bytes is still readable
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,17 @@ def pdb_available() -> bool:
 def bfs_state_bytes(n_cells: int) -> int:
     """Bytes of the BFS visited array: one per reachable state, ``n!/2``."""
     return math.factorial(n_cells) // 2
+
+
+def bfs_bytes_text(n_cells: int) -> str:
+    """:func:`bfs_state_bytes` in words for messages, on any board: exact up to ``EXACT_BYTES_CELLS`` cells
+    (``"239,500,800 bytes (0.2 GiB)"``), else a power of ten from ``lgamma`` (``"about 10^506 bytes"``): the
+    exact figure would overflow a float from 171 cells on, and its digits pass Python's int-to-text limit."""
+    if n_cells <= EXACT_BYTES_CELLS:
+        need = bfs_state_bytes(n_cells)
+        return f"{need:,} bytes ({need / 2**30:,.1f} GiB)"
+    exponent = (math.lgamma(n_cells + 1) - math.log(2)) / math.log(10)  # log10(n!/2)
+    return f"about 10^{math.floor(exponent)} bytes"
 
 
 def choose_algorithm(
@@ -470,11 +482,10 @@ def _run_bfs(
 ) -> tuple[list[int], SearchStats]:
     n = width * height
     cap_mb = limits.max_memory_mb or DEFAULT_MEMORY_MB
-    need = bfs_state_bytes(n)
-    if n > MAX_RANK_CELLS or n > kb.MAX_BFS_CELLS or need > cap_mb * 2**20:
+    if n > MAX_RANK_CELLS or n > kb.MAX_BFS_CELLS or bfs_state_bytes(n) > cap_mb * 2**20:
         raise ProblemTooLargeError(
             f"breadth-first search on a {width}x{height} board needs one byte per reachable state, "
-            f"{n}!/2 = {need:,} bytes ({need / 2**30:,.1f} GiB), over the {cap_mb:,} MB memory cap; "
+            f"{n}!/2 = {bfs_bytes_text(n)}, over the {cap_mb:,} MB memory cap; "
             "use --algorithm idastar (or astar/wastar) instead"
         )
     nbrs, n_nbrs, _ = neighbour_table(width, height, metric_code(metric))
@@ -733,6 +744,7 @@ __all__ = [
     "DEFAULT_MEMORY_MB",
     "HEURISTICS",
     "Plan",
+    "bfs_bytes_text",
     "bfs_state_bytes",
     "choose_algorithm",
     "multi_heuristic",
