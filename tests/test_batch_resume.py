@@ -65,9 +65,41 @@ def test_results_file_drops_a_torn_last_line_and_refuses_other_inputs(tmp_path: 
 
 def test_results_file_refuses_a_damaged_record(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
-    path.write_text('{"line": 1}\nnot json\n{"line": 3}\n')
+    path.write_text('{"line": 1, "key": "a", "length": 0}\nnot json\n{"line": 3}\n')
     with pytest.raises(ResultsFileError, match="line 2 is not a results record"):
         ResultsFile(path).open()
+
+
+@pytest.mark.parametrize(
+    "record, missing",
+    [
+        ('{"line": 3}', '"key"'),
+        ('{"line": 3, "length": 2, "moves": [8, 7]}', '"key"'),
+        ('{"line": 3, "key": "k"}', "result"),
+        ('{"line": 3, "key": "k", "error": "bad"}', "result"),
+        ('{"line": 3, "key": "k", "length": "2"}', "result"),
+    ],
+)
+def test_an_incomplete_record_is_refused_not_trusted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: str, missing: str
+) -> None:
+    # {"line": 3} used to count as done: "(1 already there)", and line 3 was never solved
+    boards = tmp_path / "in1.txt"
+    boards.write_text("1 2 3 / 4 5 6 / 7 0 8\n# a comment\n1 2 3 / 4 5 6 / 0 7 8\n")
+    out = tmp_path / "o.jsonl"
+    out.write_text(record + "\n")
+    assert main(["solve", "--input", str(boards), "--output", str(out), "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "incomplete results record" in err and missing in err and "input line 3" in err
+    assert out.read_text() == record + "\n"  # nothing appended to a file it cannot trust
+    out.write_text("")  # the user deletes the record: both boards are solved, each recorded once
+    assert main(["solve", "--input", str(boards), "--output", str(out), "--jobs", "1"]) == 0
+    assert [(r["line"], r["length"]) for r in _records(out)] == [(1, 1), (3, 2)]
+
+
+def test_results_file_records_only_complete_records(tmp_path: Path) -> None:
+    with ResultsFile(tmp_path / "r.jsonl").open() as results, pytest.raises(ResultsFileError, match="line 4"):
+        results.append({"index": 3, "line": 4, "key": "k"})
 
 
 def test_cli_output_resumes_without_duplicates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

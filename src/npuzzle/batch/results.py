@@ -5,7 +5,9 @@ opened for appending, as soon as its job finishes; the file is fsynced at most o
 So a run killed at any moment (``kill -9``, a crash, power loss) leaves whole records, plus at most one torn
 last line, which the next run drops. Records are keyed by the input's line number: a run started again
 with the same command skips every line already recorded (results and error records alike) and solves only
-the rest, so nothing is lost and nothing is written twice.
+the rest, so nothing is lost and nothing is written twice. A record counts only when it is complete (its job
+``"key"`` and a result or an error, :func:`incomplete`); a file holding any other record is refused, naming
+the record, rather than skip that line or record it twice.
 
 Order: records are appended as they finish, so an interrupted file may be out of order; every record
 carries ``"line"`` (1-based input line) and ``"index"`` (0-based among board lines). When a run completes
@@ -28,6 +30,19 @@ from ..board import excerpt
 
 #: Seconds between fsyncs while records are appended (every record is written at once regardless).
 FSYNC_INTERVAL = 1.0
+
+
+def incomplete(record: dict[str, Any]) -> str | None:
+    """What a results record lacks to count as done (``None`` if nothing): its job ``"key"`` (text) and either
+    a result (an integer ``"length"``) or an error (``"error"`` and ``"error_type"``, both text)."""
+    if not isinstance(record.get("key"), str):
+        return '"key"'
+    length = record.get("length")
+    if isinstance(length, int) and not isinstance(length, bool):
+        return None
+    if isinstance(record.get("error"), str) and isinstance(record.get("error_type"), str):
+        return None
+    return 'result ("length") or error ("error" and "error_type")'
 
 
 class ResultsFileError(ValueError):
@@ -99,6 +114,15 @@ class ResultsFile:
                     f"{self.path} line {number} is not a results record ({excerpt(raw.decode('utf-8', 'replace'))}); "
                     "give another --output or delete the file"
                 ) from None
+            missing = incomplete(record)
+            if missing:
+                # trusting it would skip that input line for ever; solving it again would record it twice
+                raise ResultsFileError(
+                    f"{self.path} line {number} is an incomplete results record (no {missing}): "
+                    f"{excerpt(raw.decode('utf-8', 'replace').strip(), 60)}; it was not written by "
+                    "npuzzle solve --output: delete that line (input line "
+                    f"{record['line']} is then solved again) or give another --output"
+                )
             self._remember(record)
             good_end = handle.tell()
         if self.dropped_torn_line:
@@ -119,7 +143,7 @@ class ResultsFile:
         hit = self.done.get(line)
         if hit is None:
             return False
-        if hit[0] is not None and hit[0] != key:
+        if hit[0] != key:
             raise ResultsFileError(
                 f"{self.path} holds a result for line {line} of another input or other options; "
                 "resume with the same command, or give another --output"
@@ -127,9 +151,13 @@ class ResultsFile:
         return True
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write ``record`` as one complete line in one ``write`` (fsynced within ``fsync_interval``)."""
+        """Write ``record`` as one complete line in one ``write`` (fsynced within ``fsync_interval``); it must
+        be complete (see :func:`incomplete`), as the next run trusts it."""
         if self._handle is None:
             raise ResultsFileError("results file is not open")
+        missing = incomplete(record)
+        if missing:
+            raise ResultsFileError(f"refusing to record line {record.get('line')} without its {missing}")
         data = (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8")
         fd = self._handle.fileno()
         written = os.write(fd, data)
@@ -199,4 +227,4 @@ class ResultsFile:
                     yield json.loads(raw)
 
 
-__all__ = ["FSYNC_INTERVAL", "ResultsFile", "ResultsFileError"]
+__all__ = ["FSYNC_INTERVAL", "ResultsFile", "ResultsFileError", "incomplete"]
