@@ -133,3 +133,32 @@ def test_bank_export_names_the_users_path(tmp_path: Path, capsys: pytest.Capture
     assert code == 2
     one_line_error(err, "'/proc/x.csv'", "cannot create files")
     assert ".tmp" not in err
+
+
+@pytest.mark.parametrize(
+    "lines, code",
+    [
+        (["foo bar", "1 2 3 / 4 5 6 / 8 7 0"], 2),  # only a bad line and an unsolvable one
+        (["1 2 3 / 4 5 6 / 8 7 0", "1 2 3 / 4 5 6 / 8 0 7"], 1),  # only unsolvable ones
+        (["1 2 3 / 4 5 6 / 7 0 8", "1 2 3 / 4 5 6 / 8 7 0"], 1),
+        (["1 2 3 / 4 5 6 / 7 0 8", "x"], 2),
+        (["1 2 3 / 4 5 6 / 7 0 8"], 0),
+    ],
+)
+def test_batch_exit_code_is_the_worst_line_and_the_same_when_resumed(
+    tmp_path: Path, lines: list[str], code: int
+) -> None:
+    boards = tmp_path / "in.txt"
+    boards.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "o.jsonl"
+    argv = ["solve", "--input", str(boards), "--jobs", "1"]
+    assert main(argv) == code  # standard output
+    assert main([*argv, "--output", str(out)]) == code  # into a results file
+    assert main([*argv, "--output", str(out)]) == code  # resumed: every line already there
+    assert len(out.read_text().splitlines()) == len(lines)
+
+
+def test_batch_exit_rule_is_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "solve", "--help")
+    assert code == 0
+    assert "0 when every board was solved" in " ".join(out.replace("│", " ").split())
