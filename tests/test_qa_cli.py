@@ -162,3 +162,27 @@ def test_batch_exit_rule_is_in_the_help(capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(capsys, "solve", "--help")
     assert code == 0
     assert "0 when every board was solved" in " ".join(out.replace("│", " ").split())
+
+
+def test_serve_on_a_busy_port_is_a_clear_bad_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    import npuzzle.web.app
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the app was built before the port was checked")
+
+    monkeypatch.setattr(npuzzle.web.app, "create_app", refuse)
+    with socket.socket() as busy:
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, _, err = run(capsys, "serve", "--port", port)
+    assert code == 2  # not 3, which the README keeps for "a limit was hit"
+    one_line_error(err, f"port {port} on 127.0.0.1 is already in use", "--port")
+    code, _, err = run(capsys, "serve", "--host", "no-such-host.invalid", "--port", port)
+    assert code == 2
+    one_line_error(err, "'no-such-host.invalid'", "no such address")

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from .common import fail
+
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
@@ -14,6 +16,41 @@ def register(app: typer.Typer) -> None:
         "serve",
         epilog="Examples:  npuzzle serve   ·   npuzzle serve --host 0.0.0.0 --port 8080 --max-seconds 10",
     )(serve)
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise ``ValueError`` with a plain reason if ``host``:``port`` cannot be listened on (in use, no such
+    address here, needs privileges); port 0 (any free one) always can. Bound as the server binds it
+    (``SO_REUSEADDR``), then released at once."""
+    import errno
+    import socket
+
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ValueError(f"cannot listen on --host {host!r}: no such address ({exc.strerror or exc})") from None
+    for family, kind, proto, _, address in infos[:1]:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                where = f"{host}:{port}"
+                if exc.errno == errno.EADDRINUSE:
+                    raise ValueError(
+                        f"port {port} on {host} is already in use (another npuzzle serve?); stop that server, "
+                        "or pick another with --port (--port 0 takes any free one)"
+                    ) from None
+                if exc.errno in (errno.EACCES, errno.EPERM):
+                    raise ValueError(
+                        f"not allowed to listen on {where} (ports below 1024 need administrator rights); "
+                        "pick a port from 1024 up with --port"
+                    ) from None
+                if exc.errno == errno.EADDRNOTAVAIL:
+                    raise ValueError(f"cannot listen on --host {host!r}: not an address of this machine") from None
+                raise ValueError(f"cannot listen on {where}: {exc.strerror or exc}") from None
 
 
 def serve(
@@ -47,6 +84,10 @@ def serve(
     Slow and oversized requests are cut off (request head and body within 10 s each, body up to 64 KiB, a
     screenshot for /api/read up to 8 MiB, JSON 503 beyond 512 open connections). On a fresh machine the
     first 20 s or so build small 4x4 tables so hints are optimal early (/api/status says what is warming)."""
+    try:
+        check_port(host, port)  # before the app and its warm-up start: uvicorn would exit 3 with a raw errno
+    except ValueError as exc:
+        fail(exc)
     from ..web.app import WebSettings, create_app
     from ..web.server import make_server
 
@@ -76,4 +117,4 @@ def serve(
     make_server(create_app(settings), host, port, settings, on_ready=ready).run()
 
 
-__all__ = ["register", "serve"]
+__all__ = ["check_port", "register", "serve"]
