@@ -302,6 +302,20 @@ def test_picture_tiles_without_reference_are_reassembled() -> None:
     assert reading.board == shot.board and reading.goal == shot.goal and reading.kind == "picture"
 
 
+def test_a_blank_cell_given_without_a_reference_is_checked() -> None:
+    """--blank-cell without a reference: a reading whose hole is elsewhere, or a cell off the board, is
+    refused (it was ignored)."""
+    from npuzzle.render.vision import ReadingError
+
+    shot = game_screenshot(WINDOW_STYLES["picture-gaps-jpeg"])
+    hole = shot.board.blank_cell
+    assert read_screenshot(shot.image, blank_cell=hole).board == shot.board
+    with pytest.raises(ReadingError, match=f"read at cell {hole}, not at cell {(hole + 1) % 9}"):
+        read_screenshot(shot.image, blank_cell=(hole + 1) % 9)
+    with pytest.raises(PictureError, match="blank cell 99 is outside the 3x3 board"):
+        read_screenshot(shot.image, blank_cell=99)
+
+
 def _with_preview(seed: int, share: float, missing_bottom_right: bool = True) -> Shot:
     style = random_style(seed, kind="picture", missing_bottom_right=missing_bottom_right)
     style.preview = share
@@ -418,6 +432,20 @@ def test_a_preview_the_tiles_do_not_match_refuses_the_assumed_hole_home() -> Non
         read_screenshot(image)
     reading = read_screenshot(image, hole_home="bottom-right")
     assert reading.board == shot.board and reading.goal == shot.goal and reading.preview is None
+
+
+@pytest.mark.parametrize("seed", [45009, 45012])
+def test_a_missing_piece_that_belongs_top_left_is_found_by_the_seams(seed: int) -> None:
+    """No preview, the missing piece's home top-left (a blank-first game): read with it assumed bottom-right,
+    the pieces fill the frame a cell off; the seams fit clearly better with the home top-left, so the board is
+    read with it there (both seeds came back wrong with exit 0 before). Given the wrong home, it is refused."""
+    style = random_style(seed, kind="picture")
+    style.missing = 0
+    shot = game_screenshot(style)
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal and reading.missing == 0
+    with pytest.raises(PictureReassemblyError, match="better with the missing piece's home at the top-left"):
+        read_screenshot(shot.image, hole_home="bottom-right")
 
 
 def test_no_preview_no_preview_reading() -> None:

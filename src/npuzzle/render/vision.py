@@ -597,6 +597,8 @@ def read_screenshot(
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
         reading = _read_beside_preview(image, grids, problem, width, height, hole_home, blank_cell, strict, exact)
+        if blank_cell is not None:
+            _check_blank_cell(reading, blank_cell)
     if crop is not None and reading.grid is not None:
         reading = replace(reading, grid=reading.grid.shifted(crop[0], crop[1]))
     n = reading.board.width * reading.board.height
@@ -607,6 +609,21 @@ def read_screenshot(
     if strict or not reading.ambiguous:  # an accepted guess may be unsolvable; the solver then says so
         _check_solvable(reading)
     return reading
+
+
+def _check_blank_cell(reading: ScreenshotReading, blank_cell: int) -> None:
+    """Refuse a reading made without a reference whose empty cell is not ``blank_cell``, the one the user
+    gave (the reference matcher takes it into account; the other readers find the hole themselves)."""
+    width, height = reading.board.width, reading.board.height
+    n = width * height
+    if not 0 <= blank_cell < n:
+        raise PictureError(f"blank cell {blank_cell} is outside the {width}x{height} board read (0..{n - 1})")
+    if reading.blank_cell != blank_cell:
+        raise ReadingError(
+            f"the empty cell was read at cell {reading.blank_cell}, not at cell {blank_cell} as given: check "
+            "--blank-cell, --size and --crop",
+            reading,
+        )
 
 
 def _read_beside_preview(
@@ -641,13 +658,17 @@ def _read_beside_preview(
     home = hole_home
     if doubted is not None and home is None and doubted.confidence[doubted.blank_cell] >= MIN_CONFIDENCE:
         home = doubted.missing  # the preview shows where the missing piece belongs, if not every tile
-    try:
+
+    def read_seams(home: int | str | None) -> ScreenshotReading:
         try:
-            reading = _read_without_reference(image, grids, problem, width, height, home, strict)
+            return _read_without_reference(image, grids, problem, width, height, home, strict)
         except ReadingError as refusal:
             if width is None or height is None or exact:
                 raise
-            reading = _read_as_if_no_size(image, width, height, home, strict, refusal)
+            return _read_as_if_no_size(image, width, height, home, strict, refusal)
+
+    try:
+        reading = read_seams(home)
     except ReadingError as refusal:
         if doubted is None:
             raise
@@ -663,9 +684,103 @@ def _read_beside_preview(
             return seen
     if doubted is not None:
         _check_against_preview(reading, doubted)
-    elif hole_home is None and not exact:
+        return reading
+    if hole_home is None and not exact:
         _check_no_unmatched_preview(image, reading, outlined)
-    return reading
+    return _with_the_corner_seams_choose(image, reading, hole_home, read_seams)
+
+
+def _with_the_corner_seams_choose(
+    image: PILImage.Image,
+    reading: ScreenshotReading,
+    hole_home: int | str | None,
+    read_seams: Callable[[int | str | None], ScreenshotReading],
+) -> ScreenshotReading:
+    """``reading`` (from the tiles' seams, the missing piece's home ``hole_home``, or assumed bottom-right)
+    unless the picture fits clearly better with that home at another corner (:func:`_corner_advantages`).
+    Then, with the home assumed, the board is read again with the home at that corner (``read_seams``), and
+    that reading is kept if the corner it was read with still fits best; a home the user gave is refused.
+
+    A game whose missing piece belongs top-left, read with it assumed bottom-right, came back with a wrong
+    board (QA, 2026-11-27; 8 of 24 fresh screenshots 45000-45023): its pieces fill the frame shifted by a
+    cell, with a few seams broken where the rows wrap."""
+    assert reading.grid is not None
+    corner, advantage = _best_other_corner(image, reading)
+    if advantage <= HOME_SWITCH:
+        return reading
+    there = f"the {_CORNER_NAMES[_corner_of(corner, reading.grid.width, reading.grid.height)]} (cell {corner})"
+    if hole_home is not None:
+        raise PictureReassemblyError(
+            f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at {there} "
+            f"than at cell {reading.missing}, the one given: check --hole-home",
+            reading,
+        )
+    advice = f"give --hole-home {corner} if the missing piece belongs at {there}, or the original picture with --reference"
+    try:
+        other = read_seams(corner)
+    except ReadingError as refusal:
+        raise PictureReassemblyError(
+            f"the tiles' seams fit better with the missing piece's home at {there} than at the bottom-right "
+            f"(assumed), but do not settle the board with it there ({refusal}): {advice}",
+            reading,
+        ) from refusal
+    if other.kind != "picture" or other.grid is None or other.missing != corner:
+        raise PictureReassemblyError(
+            f"the tiles' seams fit better with the missing piece's home at {there} than at the bottom-right "
+            f"(assumed), but the board read with it there differs: {advice}",
+            reading,
+        )
+    if _best_other_corner(image, other)[1] > HOME_SWITCH:
+        raise PictureReassemblyError(
+            f"the tiles' seams do not settle which corner the missing piece belongs at: {advice}", reading
+        )
+    return other
+
+
+HOME_SWITCH = 0.25  # typical seams by which another corner's arrangement must beat the home assumed
+_CORNER_NAMES = ("top-left", "top-right", "bottom-left", "bottom-right")
+
+
+def _corner_of(cell: int, width: int, height: int) -> int:
+    """The index in :data:`_CORNER_NAMES` of corner ``cell`` of a ``width`` x ``height`` board."""
+    return (0, width - 1, width * (height - 1), width * height - 1).index(cell)
+
+
+def _best_other_corner(image: PILImage.Image, reading: ScreenshotReading) -> tuple[int, float]:
+    """The corner other than ``reading.missing`` whose arrangement fits best, and by how many typical seams
+    (the median seam cost between unrelated pieces) its seams cost less than the arrangement with the missing
+    piece's home at ``reading.missing``; both reassembled on the reading's grid with its hole, on the same
+    cuts. On the right readings of dev seeds 0-60 (missing piece bottom-right) no other corner came within
+    0.0 of it; read with the home wrongly assumed, the true top-left fitted 0.5-1.5 better."""
+    import numpy as np
+
+    from ..solvability import is_solvable_homes
+    from .jigsaw import assemble
+
+    grid = reading.grid
+    assert grid is not None
+    width, height = grid.width, grid.height
+    n = width * height
+    corners = sorted({0, width - 1, n - width, n - 1})
+    if reading.missing not in corners:
+        corners.append(reading.missing)
+    cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
+    costs = {}
+    for home in corners:
+        assembly = assemble(
+            cuts,
+            width,
+            height,
+            reading.blank_cell,
+            home,
+            solvable=lambda homes, home=home: is_solvable_homes(homes, width, home),
+        )
+        costs[home] = assembly.seam_ratio * _seam_count(width, height)  # per seam: a hole off a corner has more
+    base = costs.pop(reading.missing)
+    if not costs:
+        return reading.missing, -math.inf
+    best = min(costs, key=costs.__getitem__)
+    return best, base - costs[best]
 
 
 def _previews_alike(
@@ -1668,7 +1783,7 @@ def _assemblies_on(
     import numpy as np
 
     from ..solvability import is_solvable_homes
-    from .jigsaw import assemble, tile_arrays
+    from .jigsaw import assemble
 
     width, height = grid.width, grid.height
     n = width * height
@@ -1689,10 +1804,8 @@ def _assemblies_on(
             f"the {size} grid runs off the screenshot or its cells are too small to read: check --size and "
             "--crop"
         )
-    tiles = tile_arrays(cells)
-    # the seams weighed on three cuts of the cells half a pixel apart: a reassembly that hangs on where a
-    # pixel's edge falls is not one to stand behind (unseen 6x6: one cut read a dark strip in a turned order)
-    cuts = np.stack([tiles, *(tile_arrays(cut(shift), side=tiles.shape[1]) for shift in CUT_SHIFTS)])
+    cuts = _seam_cuts(pixels, grid, cells)
+    tiles = cuts[0]
     spread = _colour_spreads(tiles)
     flattest = [int(c) for c in np.argsort(spread)]
     inner = tiles[flattest[0], 2:-2, 2:-2].reshape(-1, 3)
@@ -1708,6 +1821,19 @@ def _assemblies_on(
     assemblies = [assemble(cuts, width, height, hole, missing, solvable=solvable, gradient=gradient) for hole in holes]
     assemblies.sort(key=lambda a: a.seam_ratio)
     return cells, assemblies
+
+
+def _seam_cuts(pixels: np.ndarray, grid: Grid, cells: list[np.ndarray] | None = None) -> np.ndarray:
+    """The tiles of ``grid`` (:func:`npuzzle.render.jigsaw.tile_arrays`) cut three ways, half a pixel apart
+    (``cells``: the first cut's cells, if already cut), for :func:`npuzzle.render.jigsaw.assemble`: a
+    reassembly that hangs on where a pixel's edge falls is not one to stand behind (unseen 6x6: one cut read
+    a dark strip in a turned order)."""
+    import numpy as np
+
+    from .jigsaw import tile_arrays
+
+    tiles = tile_arrays(_cells_of(pixels, grid) if cells is None else cells)
+    return np.stack([tiles, *(tile_arrays(_cells_of(pixels, grid, shift), side=tiles.shape[1]) for shift in CUT_SHIFTS)])
 
 
 def _cells_of(pixels: np.ndarray, grid: Grid, shift: float = 0.0) -> list[np.ndarray]:
