@@ -3,7 +3,8 @@
 FastAPI's own pages load their JavaScript and CSS from a CDN: offline they are blank. The assets here come
 from the ``fastapi-offline`` package (Swagger UI's bundle and CSS, ReDoc's standalone bundle), mounted at
 ``/docs-assets``; the two pages are FastAPI's own HTML pointed at them, with Google Fonts and Swagger's
-online validator badge turned off.
+online validator badge turned off, and ReDoc's sidebar badge without its vendor's logo (an image from a CDN:
+the docs' Content-Security-Policy blocks it, and a page that works offline asks nothing of a third party).
 """
 
 from __future__ import annotations
@@ -17,10 +18,14 @@ from fastapi.openapi.docs import (
     get_swagger_ui_html,
     get_swagger_ui_oauth2_redirect_html,
 )
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 ASSETS_URL = "/docs-assets"
+#: The image ReDoc's "API docs by Redocly" badge loads, and the empty local one served in its place (no
+#: double quotes: it replaces the text inside a JavaScript string).
+REDOC_LOGO_URL = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+NO_LOGO_URL = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E"
 _log = logging.getLogger("npuzzle.web")
 
 
@@ -43,6 +48,15 @@ def add_offline_docs(app: FastAPI, docs_url: str = "/docs", redoc_url: str = "/r
     if folder is None:
         _log.warning("fastapi-offline is not installed: /docs and /redoc load their scripts from a CDN")
     else:
+        redoc_js = folder / "redoc.standalone.js"
+        bundle: list[bytes] = []  # read on the first request, then kept (about 1 MB)
+
+        @app.get(f"{ASSETS_URL}/redoc.standalone.js", include_in_schema=False)  # before the mount: it wins
+        def redoc_without_logo() -> Response:
+            if not bundle:
+                bundle.append(redoc_js.read_bytes().replace(REDOC_LOGO_URL.encode(), NO_LOGO_URL.encode()))
+            return Response(bundle[0], media_type="text/javascript")
+
         app.mount(ASSETS_URL, StaticFiles(directory=folder), name="docs-assets")
         icon = f"{ASSETS_URL}/favicon.png" if (folder / "favicon.png").is_file() else ""
         swagger_assets = {
@@ -79,4 +93,4 @@ def add_offline_docs(app: FastAPI, docs_url: str = "/docs", redoc_url: str = "/r
         )
 
 
-__all__ = ["ASSETS_URL", "add_offline_docs", "assets_folder"]
+__all__ = ["ASSETS_URL", "NO_LOGO_URL", "REDOC_LOGO_URL", "add_offline_docs", "assets_folder"]
