@@ -191,3 +191,30 @@ def test_moves_from_cells_is_linear_and_checked() -> None:
     for bad in ([4], [9], [-1], [8]):
         with pytest.raises(IllegalMoveError):
             moves_from_cells(board, bad)
+
+
+def test_a_lower_bound_equal_to_the_length_makes_the_answer_optimal() -> None:
+    """QA: constructive said "at most 2, at least 2: not proven optimal" with optimal false."""
+    start, goal_board = Board([1, 2, 0, 3, 5, 4], 2, 3), classic(2, 3)
+    assert bfs_distances(goal_board)[start.tiles] == 2
+    proven = Solution(start, goal_board, (3, 4), False, "constructive", None, lower_bound=2)
+    assert proven.optimal and proven.suboptimality == 1.0
+    unproven = Solution(start, goal_board, (3, 4), False, "constructive", None, lower_bound=1)
+    assert not unproven.optimal and unproven.suboptimality is None
+    assert not Solution(start, goal_board, (3, 4), False, "constructive", None).optimal  # no bound: no proof
+
+
+def test_every_method_reports_optimal_when_its_bound_meets_its_length() -> None:
+    from npuzzle.search import solve
+
+    goal_board = classic(2, 3)
+    distances = bfs_distances(goal_board)
+    for tiles, depth in sorted(distances.items())[::37]:
+        start = Board(list(tiles), 2, 3)
+        for algorithm in ("constructive", "greedy", "wastar"):
+            s = solve(start, goal_board, algorithm=algorithm)
+            assert s.replay() == goal_board and s.length >= depth
+            assert s.lower_bound is not None and s.lower_bound <= depth
+            assert s.optimal is (s.length == s.lower_bound)
+            if s.optimal:
+                assert s.length == depth

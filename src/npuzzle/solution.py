@@ -68,6 +68,9 @@ class Solution:
     def __post_init__(self) -> None:
         """Refuse an answer that cannot be right, so that no face (CLI, web, batch) ever returns one.
 
+        A ``lower_bound`` equal to the length makes the answer ``optimal`` (with ``suboptimality`` 1.0),
+        whatever method built it: the bound is proven, so is the optimum.
+
         The moves are replayed from ``start`` (O(moves + cells): a flat list with the blank's cell tracked,
         no board per move) and must end on ``goal``; ``lower_bound`` may not exceed the length; and an
         ``optimal`` claim may not lie below an admissible bound (:func:`admissible_bound`). Every failure
@@ -93,6 +96,10 @@ class Solution:
         suboptimality = getattr(self, "suboptimality", None)
         if suboptimality is not None and not suboptimality >= 1:  # length <= w * optimal needs w >= 1
             raise InvalidSolutionError(f"{REPORT}: {what} claims a suboptimality factor of {suboptimality!r}")
+        if lower_bound == self.length and not self.optimal:
+            # a proven bound reached: this answer is optimal, whichever method found it
+            object.__setattr__(self, "optimal", True)
+            object.__setattr__(self, "suboptimality", 1.0)
         if self.optimal:
             bound = admissible_bound(self.start, self.goal, self.metric)
             if self.length < bound:
