@@ -16,7 +16,7 @@ from strategies import boards
 
 
 def test_rejects_one_wide_boards_with_a_reason() -> None:
-    with pytest.raises(BoardFormatError, match="at least 2 columns and 2 rows"):
+    with pytest.raises(BoardFormatError, match=r"height 1 is too small: a board is at least 2x2 .*1-wide"):
         Board([1, 2, 0], 3, 1)
     with pytest.raises(BoardFormatError, match="at least 2"):
         Board([1, 0], 1, 2)
@@ -127,3 +127,8 @@ def test_from_array_checks_its_shape() -> None:
         Board.from_array(np.zeros((2, 2, 2)))
     with pytest.raises(BoardFormatError, match="array is 3x2"):
         Board.from_array(np.array([[1, 2, 3], [4, 5, 0]]), width=2, height=3)
+
+
+def test_a_zero_side_is_too_small_without_talk_of_1_wide_boards() -> None:
+    with pytest.raises(BoardFormatError, match=r"^width 0 is too small: a board is at least 2x2 \(sides 2\.\.256\)$"):
+        Board([], 0, 0)

@@ -173,3 +173,9 @@ def test_parse_board_takes_any_iterable_but_never_unboundedly() -> None:
         parse_board(itertools.count())  # stops after 65,537 entries
     with pytest.raises(BoardFormatError, match="no order"):
         parse_board({1, 2, 3, 0})
+
+
+def test_a_byte_order_mark_is_no_tile() -> None:
+    # a file saved by a Windows editor starts with U+FEFF: "'\ufeff1' is not a tile number"
+    assert parse_board("\ufeff1 2 3\n4 5 6\n7 8 0").tiles == EIGHT
+    assert parse_board("\ufeff3x3:1,2,3,4,5,6,7,8,0").tiles == EIGHT

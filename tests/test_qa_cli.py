@@ -186,3 +186,43 @@ def test_serve_on_a_busy_port_is_a_clear_bad_input(
     code, _, err = run(capsys, "serve", "--host", "no-such-host.invalid", "--port", port)
     assert code == 2
     one_line_error(err, "'no-such-host.invalid'", "no such address")
+
+
+def test_a_board_argument_that_is_a_missing_path_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    for argument, fragment in [
+        ("/nonexistent/file.txt", "no such file: '/nonexistent/file.txt'"),
+        ("boards.txt", "no such file: 'boards.txt'"),
+        ("some/dir/start", "no such file"),
+        ("folder", "'folder' is a folder"),
+    ]:
+        code, _, err = run(capsys, "check", argument)
+        assert code == 2
+        one_line_error(err, fragment)
+    # board text with slashes is still board text
+    for text in ("1 2 3 / 4 5 6 / 7 8 _", "1,2,3/4,5,6/7,8,0", "3x3:1,2,3,4,5,6,7,8,0"):
+        assert run(capsys, "check", text)[0] == 0
+
+
+def test_a_board_file_with_a_byte_order_mark_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "bom.txt"
+    board.write_bytes(b"\xef\xbb\xbf1 2 3\n4 5 6\n7 8 0\n")
+    code, out, err = run(capsys, "check", board)
+    assert code == 0 and "solvable" in out, err
+
+
+def test_generate_takes_the_size_of_a_typed_goal(capsys: pytest.CaptureFixture[str]) -> None:
+    # without --size it said "the size given is 4x4" although no size was given
+    code, out, err = run(capsys, "generate", "--goal", "1 2 3 / 4 5 6 / 7 8 0", "--count", "2", "--seed", "1")
+    assert code == 0, err
+    assert [len(line.split("/")) for line in out.splitlines()] == [3, 3]
+    code, _, err = run(capsys, "generate", "--goal", "1 2 3 / 4 5 6 / 7 8 0", "--size", "4x4")
+    assert code == 2
+    one_line_error(err, "size given is 4x4")
+    code, _, err = run(capsys, "generate", "--size", "0x0")
+    assert code == 2
+    one_line_error(err, "width 0 is too small", "at least 2x2")
+    assert "1-wide" not in err

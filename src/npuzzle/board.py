@@ -87,9 +87,9 @@ def check_side(value: object, what: str = "side") -> int:
             raise BoardFormatError(f"{what} must be an integer, got {excerpt(value)}") from None
         side = int(value)
     if side < MIN_SIDE:
+        why = ": on a 1-wide board tiles can never pass each other" if side == 1 else ""
         raise BoardFormatError(
-            f"a board needs at least {MIN_SIDE} columns and {MIN_SIDE} rows, got {what} {side}: "
-            "on a 1-wide board tiles can never pass each other"
+            f"{what} {side} is too small: a board is at least {MIN_SIDE}x{MIN_SIDE} (sides {MIN_SIDE}..{MAX_SIDE}){why}"
         )
     if side > MAX_SIDE:
         raise BoardFormatError(f"{what} {excerpt(side)} is larger than the largest board side, {MAX_SIDE}")

@@ -257,7 +257,7 @@ def _parse_board(source: str | Sequence[Any], width: int | None, height: int | N
                 f"{len(items):,} entries is more than the largest board ({MAX_SIDE}x{MAX_SIDE}) holds"
             )
         return _parse_nested(list(items), width, height, blank, _short(source))
-    text = source.strip()
+    text = source.lstrip("\ufeff").strip()  # a UTF-8 byte-order mark (Windows editors) is no tile
     if not text:
         raise BoardFormatError("empty board text")
     if text[0] in "[{":

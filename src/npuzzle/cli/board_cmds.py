@@ -25,9 +25,10 @@ from .common import (
 )
 
 GenerateSizeOption = Annotated[
-    str,
+    str | None,
     typer.Option(
-        "--size", "-s", help="Size WxH (width x height) of the boards to make, e.g. 4x3, or 5 for 5x5; sides 2..256."
+        "--size", "-s", help="Size WxH (width x height) of the boards to make, e.g. 4x3, or 5 for 5x5; sides 2..256 "
+        "(default: the size of a --goal given as tiles, else 4x4).", show_default=False,
     ),
 ]
 FormatOption = Annotated[
@@ -113,7 +114,7 @@ MAX_JSON_BOARDS = 100_000  # --json prints one object, held in memory (~5 MB of 
 
 
 def generate(
-    size: GenerateSizeOption = "4x4",
+    size: GenerateSizeOption = None,
     goal: GoalOption = "classic",
     blank: BlankOption = 0,
     method: Annotated[str, typer.Option("--method", "-m", help="shuffle (uniform), walk or tile-walk.")] = "shuffle",
@@ -189,7 +190,11 @@ def generate(
             raise ValueError(f"--max-seconds must be positive, got {max_seconds}")
         if jobs < 0:
             raise ValueError(f"--jobs must be 0 (all cores) or more, got {jobs}")
-        width, height = _size(size)
+        if size is None and not is_layout_name(goal):  # a goal typed as tiles has the size itself
+            typed = load_board(goal, None, blank)
+            width, height = typed.width, typed.height
+        else:
+            width, height = _size(size)
         if is_layout_name(goal):
             goal_board = goal_named(goal, width, height, blank)
         else:

@@ -18,7 +18,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from ..board import Board
-from ..errors import InvalidSolutionError, PuzzleError, SearchLimitExceeded, UnsolvableError
+from ..errors import BoardFormatError, InvalidSolutionError, PuzzleError, SearchLimitExceeded, UnsolvableError
 from ..goals import ALIASES, LAYOUTS, goal_for
 from ..notation import MAX_BOARD_CHARS, parse_board, parse_size
 
@@ -95,11 +95,31 @@ def read_board_text(text: str) -> str:
         try:
             path = Path(text)
             if path.is_file():
-                with path.open(encoding="utf-8", errors="replace") as handle:
+                with path.open(encoding="utf-8-sig", errors="replace") as handle:  # -sig: a leading BOM goes
                     return handle.read(MAX_BOARD_CHARS + 1)
+            is_dir = path.is_dir()
         except (OSError, ValueError):  # not a usable path: it is board text
-            pass
+            return text
+        if looks_like_path(text) or (is_dir and re.fullmatch(r"[^\s,]+", text)):
+            raise BoardFormatError(
+                f"{text!r} is a folder, not a board file" if is_dir else f"no such file: {text!r}"
+            )
     return text
+
+
+_FILE_SUFFIX = re.compile(r"\.(txt|json|jsonl|csv|tsv|puzzle|puz|board|in|dat|42)$", re.IGNORECASE)
+
+
+def looks_like_path(text: str) -> bool:
+    """True for an argument meant as a file name (``boards/start.txt``, ``~/b.json``), which board text never
+    is: a path separator next to letters (board text has digits, ``_``/``.`` blanks and ``x`` only in a
+    Tatham id), or a file suffix such as ``.txt``."""
+    text = text.strip()
+    if not text or text[0] in "[{" or re.match(r"^\d+\s*x\s*\d+\s*:", text):  # JSON, a Tatham id
+        return False
+    if _FILE_SUFFIX.search(text):
+        return True
+    return bool(re.search(r"[/\\]", text)) and re.search(r"[A-Za-z]", text) is not None
 
 
 def load_board(text: str, size: str | None = None, blank: int = 0) -> Board:
@@ -245,6 +265,7 @@ __all__ = [
     "is_layout_name",
     "load_board",
     "load_goal",
+    "looks_like_path",
     "progress_reporter",
     "read_board_text",
 ]
