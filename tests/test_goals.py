@@ -73,3 +73,30 @@ def test_named_layouts_take_the_starts_labels_in_order() -> None:
     # labels 1..9 with 5 missing keep their numbers under blank-at
     holed = goal("blank-at", 3, 3, cell=4)
     assert goal_for(holed, "blank-at:4") == holed
+
+
+@pytest.mark.parametrize(
+    "layout, kwargs, message",
+    [
+        ("random:-1", {}, "seed is 0 or more, got -1"),  # Random(-1) is Random(1): it equalled random:1
+        ("random", {"seed": -3}, "seed is 0 or more"),
+        ("random:", {}, "needs a seed after the colon"),  # was a different goal on every run
+        ("blank-at:", {}, "needs the blank's cell"),  # fell back to the default cell
+        ("blank-at: ", {}, "needs the blank's cell"),
+        ("random:1.5", {}, "needs a seed"),
+        ("", {}, "empty goal layout"),
+        ("blank-at:2", {"cell": 4}, "disagree"),  # cell= was ignored
+        ("random:3", {"seed": 4}, "disagree"),
+        ("classic", {"cell": 4}, "cell= goes with the blank-at layout"),
+        ("snake", {"seed": 1}, "seed= goes with the random layout"),
+        ("spiral:2", {}, "takes no parameter"),
+    ],
+)
+def test_goal_parameters_are_read_strictly(layout: str, kwargs: dict[str, int], message: str) -> None:
+    with pytest.raises(BoardFormatError, match=message):
+        goal(layout, 3, 3, **kwargs)
+
+
+def test_goal_parameters_that_agree_are_accepted() -> None:
+    assert goal("blank-at:2", 3, 3, cell=2) == goal("blank-at", 3, 3, cell=2) == goal("blank-at:+2", 3, 3)
+    assert goal("random:0", 3, 3) == goal("random", 3, 3, seed=0) != goal("random:1", 3, 3)

@@ -226,3 +226,14 @@ def test_generate_takes_the_size_of_a_typed_goal(capsys: pytest.CaptureFixture[s
     assert code == 2
     one_line_error(err, "width 0 is too small", "at least 2x2")
     assert "1-wide" not in err
+
+
+@pytest.mark.parametrize("command", [["check", "1 2 3 / 4 5 6 / 7 0 8"], ["generate", "--size", "3x3"]])
+@pytest.mark.parametrize(
+    "goal, fragment",
+    [("", "--goal is empty"), ("random:-1", "seed is 0 or more"), ("random:", "needs a seed"), ("blank-at:", "cell")],
+)
+def test_loose_goals_are_refused(capsys: pytest.CaptureFixture[str], command: list[str], goal: str, fragment: str) -> None:
+    code, _, err = run(capsys, *command, "--goal", goal)
+    assert code == 2
+    one_line_error(err, fragment)

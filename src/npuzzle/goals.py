@@ -26,6 +26,7 @@ Presets (``LAYOUTS``), for any ``width`` × ``height``:
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 
 from .board import Board, check_label, check_side, excerpt
@@ -132,6 +133,8 @@ def random_goal(width: int, height: int, seed: int | None = None, blank: int = 0
     width, height, blank = _check(width, height, blank)
     if seed is not None:
         seed = check_label(seed, "seed")
+        if seed < 0:  # random.Random(-s) is random.Random(s): two names for one goal
+            raise BoardFormatError(f"a random goal's seed is 0 or more, got {seed}")
     rng = random.Random(seed)
     tiles = [*tile_labels(width * height, blank), blank]
     rng.shuffle(tiles)
@@ -175,25 +178,40 @@ def goal(
 ) -> Board:
     """The goal board named ``layout`` for a ``width`` × ``height`` board.
 
-    ``layout`` may carry its parameter: ``"blank-at:4"`` (blank in cell 4), ``"random:7"`` (seed 7).
+    ``layout`` may carry its parameter: ``"blank-at:4"`` (blank in cell 4), ``"random:7"`` (seed 7), or take
+    it as ``cell=``/``seed=``; an empty parameter (``"random:"``), a negative seed, a parameter the layout does
+    not take or one that disagrees with the keyword is a :class:`BoardFormatError`.
     """
     if not isinstance(layout, str):
         raise TypeError(f"layout must be a layout name such as 'classic', got {type(layout).__name__}")
-    name, _, arg = layout.strip().lower().partition(":")
+    name, colon, arg = layout.strip().lower().partition(":")
+    if not name:
+        raise BoardFormatError(f"empty goal layout {excerpt(layout)}; choose one of {', '.join(LAYOUTS)}")
     name = ALIASES.get(name, name)
     if name not in LAYOUTS:
         raise BoardFormatError(f"unknown goal layout {excerpt(layout)}; choose one of {', '.join(LAYOUTS)}")
-    if arg:
-        try:
-            value = int(arg)
-        except ValueError:
-            raise BoardFormatError(f"layout parameter must be an integer in {excerpt(layout)}") from None
+    if colon:
+        what = {"blank-at": "the blank's cell", "random": "a seed"}.get(name)
+        if what is None:
+            raise BoardFormatError(f"layout {excerpt(name)} takes no parameter (got {excerpt(layout)})")
+        arg = arg.strip()
+        if not re.fullmatch(r"[+-]?\d{1,18}", arg):  # not empty (that would mean a new goal every run)
+            raise BoardFormatError(
+                f"{excerpt(layout)} needs {what} after the colon, a whole number such as {name}:4"
+            )
+        value = int(arg)
+        given = cell if name == "blank-at" else seed
+        if given is not None and given != value:
+            keyword = "cell" if name == "blank-at" else "seed"
+            raise BoardFormatError(f"{excerpt(layout)} and {keyword}={given!r} disagree; give one of them")
         if name == "blank-at":
             cell = value
-        elif name == "random":
-            seed = value
         else:
-            raise BoardFormatError(f"layout {excerpt(name)} takes no parameter (got {excerpt(layout)})")
+            seed = value
+    if cell is not None and name != "blank-at":
+        raise BoardFormatError(f"cell= goes with the blank-at layout, not {excerpt(layout)}")
+    if seed is not None and name != "random":
+        raise BoardFormatError(f"seed= goes with the random layout, not {excerpt(layout)}")
     if name == "blank-at":
         return blank_at(width, height, cell, blank)
     if name == "random":

@@ -138,8 +138,13 @@ def is_layout_name(text: str) -> bool:
 
 def load_goal(goal: str | None, start: Board) -> Board:
     """Resolve ``--goal``: a layout name or tiles, checked to match ``start``'s size and labels."""
-    if goal is None or not goal.strip():
+    if goal is None:
         return goal_for(start, "classic")
+    if not goal.strip():
+        raise BoardFormatError(
+            "--goal is empty: give a layout (classic, blank-first, snake, spiral, column, blank-at:CELL, "
+            "random:SEED) or the goal's tiles"
+        )
     if is_layout_name(goal):
         return goal_for(start, goal)
     board = parse_board(read_board_text(goal), start.width, start.height, start.blank)
