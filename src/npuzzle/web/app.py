@@ -536,8 +536,7 @@ def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
         name = next((n for n in ("hole_home", "missing_cell", "hole") if n in accepted), None)
         if name is not None:
             options[name] = request.hole_home
-    reading = read_screenshot(shot, request.width, request.height, reference, **options)
-    _check_cells(request, reading.board.width, reading.board.height)  # the reader may ignore one it needs not
+    reading = read_screenshot(shot, request.width, request.height, reference, **options)  # checks blank_cell
     goal_board, missing = reading.goal, reading.missing
     if reading.kind == "numbers" and request.hole_home is not None:  # numbers 1..N-1 in order around the hole
         goal_board, missing = _numbers_goal(reading.board, request.hole_home), request.hole_home
@@ -559,8 +558,9 @@ def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
 
 
 def _check_cells(request: ReadRequest, width: int, height: int) -> None:
-    """:class:`BoardFormatError` when the request's ``blank_cell`` or ``hole_home`` is not a cell of a
-    ``width`` × ``height`` board (the size given, or the one read)."""
+    """:class:`BoardFormatError` when the request's ``blank_cell`` or ``hole_home`` is not a cell of the
+    ``width`` × ``height`` board it names: refused before the seconds of reading (the reader and
+    :func:`_numbers_goal` check them against the board read)."""
     n = width * height
     for name in ("blank_cell", "hole_home"):
         cell = getattr(request, name)
@@ -569,13 +569,16 @@ def _check_cells(request: ReadRequest, width: int, height: int) -> None:
 
 
 def _numbers_goal(board: Board, hole_home: int) -> Board:
-    """The goal of a numbered board whose hole belongs in cell ``hole_home`` (a cell of ``board``:
-    :func:`_check_cells`): 1..N-1 in reading order around it; :class:`UnsolvableError` when the board read
-    cannot reach it."""
+    """The goal of a numbered board whose hole belongs in cell ``hole_home``: 1..N-1 in reading order around
+    it; :class:`UnsolvableError` when the board read cannot reach it."""
     from ..errors import UnsolvableError
     from ..solvability import is_solvable
 
     n = board.n_cells
+    if not 0 <= hole_home < n:
+        raise BoardFormatError(
+            f"hole_home {hole_home} is outside a {board.width}x{board.height} board (0..{n - 1})"
+        )
     numbers = iter(range(1, n))
     goal_board = Board(
         [0 if cell == hole_home else next(numbers) for cell in range(n)], board.width, board.height
@@ -706,7 +709,9 @@ def _http_error_response(request: Request, exc: StarletteHTTPException) -> JSONR
     if exc.status_code == 400 and "parsing the body" in detail:  # json.loads raised something not JSON's own
         kind, detail = "MalformedJSON", _unparsable_body_sentence(exc.__cause__)
     return JSONResponse(
-        {"detail": shorten(field_words(detail)), "kind": kind}, status_code=exc.status_code, headers=exc.headers
+        {"detail": shorten(field_words(detail)), "kind": kind},
+        status_code=exc.status_code,
+        headers=exc.headers,
     )
 
 
@@ -1010,7 +1015,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         found), with a confidence per cell. Refuses (400, ``detail`` naming the likely cause: size, crop,
         reference, an unreadable number) rather than answer a board it does not stand behind."""
         return await lanes.run(
-            "heavy", lambda: read_now(request, settings.max_read_pixels), settings.read_seconds, "screenshot reading"
+            "heavy",
+            lambda: read_now(request, settings.max_read_pixels),
+            settings.read_seconds,
+            "screenshot reading",
         )
 
     @app.api_route(
