@@ -237,3 +237,17 @@ def test_loose_goals_are_refused(capsys: pytest.CaptureFixture[str], command: li
     code, _, err = run(capsys, *command, "--goal", goal)
     assert code == 2
     one_line_error(err, fragment)
+
+
+def test_a_korf_instance_line_is_a_board(capsys: pytest.CaptureFixture[str]) -> None:
+    korf = "1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # README: Korf's instance lines are boards
+    code, out, err = run(capsys, "show", korf, "-f", "line")
+    assert code == 0, err
+    assert out.strip() == "14 13 15 7 / 11 12 9 5 / 6 0 2 1 / 4 8 10 3"
+    assert run(capsys, "check", korf, "--goal", "blank-first")[0] == 0
+    assert run(capsys, "check", "5 1 2 3 4 5 0", "--size", "3x2")[0] == 0
+    # one number too many in a typed board is still an error, not a board without its first number
+    for typo in ("1 2 3 4 5 6 7 8 0 9", "9 1 2 3 4 5 6 7 8 0 10"):
+        code, _, err = run(capsys, "check", typo)
+        assert code == 2
+        one_line_error(err, "not a square count")

@@ -77,7 +77,8 @@ BoardArgument = Annotated[
     str,
     typer.Argument(
         help="The board: tiles as text ('1 2 3 / 4 5 6 / 7 8 0', commas, newlines, _ for the blank), "
-        "a Tatham id (4x4:1,2,...), JSON, a file path, or - for standard input.",
+        "a Tatham id (4x4:1,2,...), a Korf instance line (a number, then the tiles 0..N-1), JSON, a file "
+        "path, or - for standard input.",
         show_default=False,
     ),
 ]
@@ -127,7 +128,38 @@ def load_board(text: str, size: str | None = None, blank: int = 0) -> Board:
     width = height = None
     if size:
         width, height = parse_size(size)
-    return parse_board(read_board_text(text), width, height, blank)
+    board_text = read_board_text(text)
+    try:
+        return parse_board(board_text, width, height, blank)
+    except BoardFormatError:
+        korf = korf_instance_line(board_text, width, height, blank)
+        if korf is None:
+            raise
+        return korf
+
+
+def korf_instance_line(text: str, width: int | None, height: int | None, blank: int = 0) -> Board | None:
+    """A line of Korf's instance files (an instance number, then the tiles ``0..N-1`` of a square board, or
+    of ``--size``) read as its board, or ``None`` if ``text`` is not one. Only tiles exactly ``0..N-1`` count,
+    so a typed board with one number too many is still refused rather than read without its first number.
+
+    >>> korf_instance_line("1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None, None).tiles[:3]
+    (14, 13, 15)
+    """
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    if "\n" in text.strip() or len(tokens) < 5 or not all(t.isdigit() and len(t) <= 6 for t in tokens):
+        return None
+    n = len(tokens) - 1
+    if width is not None and height is not None:
+        if width * height != n:
+            return None
+    elif width is not None or height is not None or math.isqrt(n) ** 2 != n:
+        return None
+    tiles = [int(t) for t in tokens[1:]]
+    if sorted(tiles) != list(range(n)) or blank not in tiles:
+        return None
+    side = math.isqrt(n)
+    return Board(tiles, width or side, height or side, blank)
 
 
 def is_layout_name(text: str) -> bool:
@@ -268,6 +300,7 @@ __all__ = [
     "exit_code_for",
     "fail",
     "is_layout_name",
+    "korf_instance_line",
     "load_board",
     "load_goal",
     "looks_like_path",
