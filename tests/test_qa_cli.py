@@ -251,3 +251,12 @@ def test_a_korf_instance_line_is_a_board(capsys: pytest.CaptureFixture[str]) -> 
         code, _, err = run(capsys, "check", typo)
         assert code == 2
         one_line_error(err, "not a square count")
+
+
+def test_a_board_starting_with_a_negative_label_is_not_an_option(capsys: pytest.CaptureFixture[str]) -> None:
+    # click read '-1 2 3 / ...' as the unknown option -1
+    code, out, err = run(capsys, "show", "-1 2 3 / 4 5 6 / 7 8 0", "-f", "line")
+    assert code == 0, err
+    assert out.strip() == "-1 2 3 / 4 5 6 / 7 8 0"
+    code, _, err = run(capsys, "generate", "--seed", "-1")  # a lone negative number is still an option value
+    assert code == 2 and "No such option" not in err

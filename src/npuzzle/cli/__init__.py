@@ -46,8 +46,9 @@ for _module in (board_cmds, solve_cmds, pdb_cmds, picture_cmds, web_cmds, analys
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
     command = typer.main.get_command(app)
+    args = [_not_an_option(a) for a in (sys.argv[1:] if argv is None else argv)]
     try:
-        result = command.main(args=argv, prog_name="npuzzle", standalone_mode=False)
+        result = command.main(args=args, prog_name="npuzzle", standalone_mode=False)
     except _EXIT as exc:
         return int(getattr(exc, "exit_code", 0) or 0)
     except _ABORT:
@@ -60,6 +61,15 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo(f"npuzzle: {error_line(exc)}", err=True)
         return exit_code_for(exc)
     return result if isinstance(result, int) else 0
+
+
+def _not_an_option(arg: str) -> str:
+    """Board text that starts with a negative label (``'-1 2 3 / 4 5 6 / 7 8 0'``) would be read by click as an
+    unknown option ``-1``; no option name holds a space, so such an argument gets a leading space (board and
+    goal parsing strip it). Anything else is passed through unchanged."""
+    if isinstance(arg, str) and len(arg) > 2 and arg[0] == "-" and arg[1].isdigit() and any(c.isspace() for c in arg):
+        return " " + arg
+    return arg
 
 
 def run() -> None:
