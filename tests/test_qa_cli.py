@@ -260,3 +260,30 @@ def test_a_board_starting_with_a_negative_label_is_not_an_option(capsys: pytest.
     assert out.strip() == "-1 2 3 / 4 5 6 / 7 8 0"
     code, _, err = run(capsys, "generate", "--seed", "-1")  # a lone negative number is still an option value
     assert code == 2 and "No such option" not in err
+
+
+def test_picture_options_with_input_are_refused_not_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    boards = tmp_path / "in.txt"
+    boards.write_text("1 2 3 / 4 5 6 / 7 0 8\n")
+    code, out, err = run(capsys, "solve", "--input", boards, "--gif", tmp_path / "a.gif", "--show")
+    assert code == 2 and out == ""
+    one_line_error(err, "--gif, --show", "without --input")
+
+
+def test_read_checks_the_debug_path_before_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import npuzzle.render.vision
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the screenshot was read before --debug was checked")
+
+    monkeypatch.setattr(npuzzle.render.vision, "read_screenshot", refuse)
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(b"")
+    for debug, fragment in (("/proc/grid.png", "cannot create files"), (tmp_path / "grid.gif", "unknown format")):
+        code, _, err = run(capsys, "read", shot, "--debug", debug)
+        assert code == 2
+        one_line_error(err, "debug picture", fragment)

@@ -184,8 +184,11 @@ def _read(
     hole_home: str | None = None,
 ) -> ScreenshotReading:
     from ..notation import parse_size
+    from ..render.image import IMAGE_SUFFIXES, check_output_file
     from ..render.vision import read_screenshot
 
+    if debug is not None:  # before the read (seconds to a minute), not after it
+        check_output_file(debug, "debug picture", IMAGE_SUFFIXES, default=".png")
     width, height = parse_size(size) if size is not None else (None, None)
     try:
         with working(f"reading {screenshot.name} …"):

@@ -185,6 +185,10 @@ def solve_command(
         if input_file is not None:
             if board is not None:
                 raise ValueError("give either a BOARD or --input FILE, not both")
+            drawn = [name for name, value in (("--gif", gif), ("--mp4", mp4), ("--sheet", sheet),
+                     ("--render", render_dir), ("--show", show)) if value]  # fmt: skip
+            if drawn:  # they were ignored without a word
+                raise ValueError(f"{', '.join(drawn)} draw one board's solution: use them without --input")
             _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits, output, optimal, engine, address)
             return
         if engine != "local" or address is not None:
