@@ -332,3 +332,40 @@ def test_optimal_builds_tables_only_after_the_table_free_search_gives_up(
     assert s.optimal and s.algorithm == "pdb" and s.length == reference.length == s.lower_bound
     assert s.replay() == classic(4, 4)
     assert any("IDA* without pattern tables stopped at bound" in note for note in s.notes)
+
+
+def _slides_of(solution: Solution) -> int:
+    """How many slides ``solution`` (single-tile) takes once runs in one direction are merged."""
+    letters = solution.directions()
+    return sum(1 for i, letter in enumerate(letters) if i == 0 or letters[i - 1] != letter)
+
+
+def test_multi_ladder_offers_the_single_tile_answer_merged_into_slides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA: --metric multi answered 68 slides (constructive) on a board whose 57-move single-tile optimum is
+    itself at most 57 slides; the merged single-tile answer is now a candidate, its bound stays multi-tile."""
+    monkeypatch.setattr(anytime, "DEFAULT_SECONDS", 6.0)  # start-up free, as the CLI's default budget
+    board = Board([12, 13, 11, 2, 4, 5, 3, 14, 1, 9, 15, 6, 8, 7, 0, 10], 4, 4)
+    single = solve(board, algorithm="idastar", heuristic="walking-distance")
+    assert single.length == 57
+    s = solve_anytime(board, classic(4, 4), metric="multi")
+    assert s.metric == "multi" and s.replay() == classic(4, 4)
+    assert s.length <= _slides_of(single) < 57
+    assert s.lower_bound is not None and s.lower_bound < s.length  # the multi-tile bound (30), not 57
+    assert not s.optimal and any("merged into" in note for note in s.notes)
+
+
+@pytest.mark.parametrize(("width", "height"), [(3, 3), (2, 4)])
+def test_multi_ladder_through_the_single_tile_ladder_makes_no_false_claims(
+    width: int, height: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The single-tile step turned on for small boards too (SMALL_CELLS 0): every multi-tile answer replays,
+    its bound is a multi-tile bound (BFS in the multi metric) and it is never longer than the single-tile
+    optimum merged into slides."""
+    monkeypatch.setattr(anytime, "SMALL_CELLS", 0)
+    goal_board = classic(width, height)
+    single = canonical_distances(width, height, width * height - 1, "single")
+    for state, distance in _sample(width, height, width * height - 1, "multi", 25, 3):
+        start = from_canonical(state, goal_board)
+        s = solve_anytime(start, goal_board, seconds=0.3, metric="multi")
+        check(s, distance)
+        assert s.length <= single[state]

@@ -23,6 +23,11 @@ The ladder, for a board of ``n`` cells:
    neither applies. Each step that fails still proves something:
    an IDA* threshold reached, or ``ceil(length / w)`` for an answer within ``w`` × optimal.
 
+In the multi-tile metric, boards over 9 cells start with the single-tile ladder (:data:`SINGLE_SHARE` of the
+budget; its first answer merged into slides is the constructive multi-tile one): its answer with each run of
+moves in one direction merged into one slide is a multi-tile answer of at most as many slides as it has
+moves. Only the answer is taken; the bound stays the multi-tile one, and ``optimal`` needs a multi-tile proof.
+
 ``optimal`` is true only when proven (an exact search finished, or the length equals the lower bound).
 Kernel loading and compiling (and building tables) are timed apart from the search, in
 ``stats.startup_seconds``; what one-time work happened is said in ``notes``.
@@ -64,6 +69,10 @@ WEIGHTED_CELLS = 64  # weighted A* fallback up to 8×8 (beyond, it fills memory 
 FALLBACK_WEIGHTS = (3.0, 2.0, 1.5, 1.25)
 LADDER_MEMORY_MB = 1024  # A*/BFS memory cap of one ladder step when Limits.max_memory_mb is None
 WEIGHTED_RESERVE = 0.15  # on 10-16 cells, the share of the budget kept for weighted A* after exact search
+# multi metric: the share of the time left (after the first answer) given to the single-tile ladder, whose
+# answer merged into slides is usually far shorter than any multi-tile search finds in a few seconds (a 4×4:
+# 57 moves = at most 57 slides against 68 from the multi-tile steps in 3 s; a 5×5: about 75 against 170)
+SINGLE_SHARE = 0.5
 COMPILE_NOTE_SECONDS = 3.0  # a kernel start-up this long was a compile (a cache load takes about a second)
 
 ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
@@ -340,6 +349,45 @@ class _Ladder:
 
         self.offer(solve_constructive(self.board, self.goal, self.metric))
 
+    def via_single(self, seconds: float) -> None:
+        """Multi metric: run the single-tile ladder for ``seconds`` (its first answer whatever the budget)
+        and offer its answer with each run of moves in one direction merged into one slide (an answer of
+        ``L`` single-tile moves is one of at most ``L`` slides). Only the answer is taken: its single-tile bound and optimality say nothing about
+        slides, so the multi-tile bound stays the ladder's own."""
+        from .constructive import to_slides
+
+        self.begin("single-tile ladder, runs merged into slides")
+        inner = _Ladder(self.board, self.goal, seconds, "single", self.limits, self.progress, None,
+                        startup_free=self.startup_free)  # fmt: skip
+        single = inner.run()
+        self.add_startup(inner.startup)
+        cell_of = {label: cell for cell, label in enumerate(self.board.tiles)}
+        blank = cell_of[self.board.blank]
+        cells = []  # the cells the blank moves to: each moving tile's cell, swapped with the blank's
+        for label in single.moves:
+            cell = cell_of[label]
+            cell_of[label] = blank
+            blank = cell
+            cells.append(cell)
+        slides = to_slides(self.board.tiles.index(self.board.blank), cells)
+        merged = Solution(
+            start=self.board,
+            goal=self.goal,
+            moves=moves_from_cells(self.board, slides, "multi"),
+            optimal=False,
+            algorithm=single.algorithm,
+            heuristic=single.heuristic,
+            stats=single.stats,
+            metric="multi",
+            notes=tuple(single.notes),
+        )
+        if self.offer(merged):
+            proven = "optimal" if single.optimal else "not proven optimal"
+            self.notes.append(
+                f"the single-tile answer ({single.length} moves, {proven}) with runs in one direction merged "
+                f"into {merged.length} slides"
+            )
+
     def pdb_tables(self, build: bool) -> Any:
         """The 4×4-style partition's tables when present (or built, when ``build``); their bound and
         kernel start-up are recorded. ``None`` when pattern databases cannot serve this board."""
@@ -515,7 +563,12 @@ class _Ladder:
                     self.quick()
                     self.improve()
                 return self.result()
-            self.quick()
+            if self.metric == "multi" and self.n > SMALL_CELLS:
+                # the single-tile ladder's first answer merged into slides is the constructive multi-tile
+                # answer itself (constructive moves merged), so it replaces quick() and improves on it
+                self.via_single(SINGLE_SHARE * self.left())
+            else:
+                self.quick()
             if not self.done() and self.left() > 0:
                 if self.n <= EXACT_CELLS:
                     self.exact()
