@@ -287,3 +287,14 @@ def test_read_checks_the_debug_path_before_reading(
         code, _, err = run(capsys, "read", shot, "--debug", debug)
         assert code == 2
         one_line_error(err, "debug picture", fragment)
+
+
+def test_picture_cut_names_the_folder_and_the_cause(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    picture = tmp_path / "pic.png"
+    assert run(capsys, "render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", picture)[0] == 0
+    a_file = tmp_path / "a_file"
+    a_file.write_bytes(b"")
+    for target, fragment in ((a_file, "exists and is not a folder"), ("/proc/tiles", "cannot create files")):
+        code, _, err = run(capsys, "picture", "cut", picture, "--size", "3x3", "-o", target)
+        assert code == 2
+        one_line_error(err, "cannot write the tiles into", fragment)

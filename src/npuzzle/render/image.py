@@ -173,15 +173,16 @@ def save_tiles(
 
     These numbers are the labels :func:`npuzzle.render.vision.read_screenshot` gives the tiles.
     """
+    out = check_output_dir(directory, "tiles")
     pieces = cut_picture(picture, width, height)
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PictureError(f"cannot write the tiles into {str(out)!r}: {exc.strerror or exc}") from None
     digits = max(2, len(str(len(pieces))))
     paths = []
     for cell, piece in enumerate(pieces):
-        path = out / f"tile_{cell + 1:0{digits}d}.png"
-        piece.save(path)
-        paths.append(path)
+        paths.append(save_image(piece, out / f"tile_{cell + 1:0{digits}d}.png"))
     return paths
 
 
