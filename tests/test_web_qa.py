@@ -147,11 +147,6 @@ def test_the_largest_solved_board_gets_its_empty_hint(client: TestClient) -> Non
 
 
 # -- 4. a layout with an empty parameter is refused by the library's goal parser, which every endpoint uses --------
-@pytest.mark.xfail(
-    strict=False,
-    reason="npuzzle.goals accepts 'blank-at:' and 'random:' until its fix lands; the API only passes the "
-    "library's BoardFormatError on",
-)
 @pytest.mark.parametrize("layout", ["blank-at:", "random:"])
 @pytest.mark.parametrize("path", ["/api/check", "/api/generate", "/api/solve", "/api/hint"])
 def test_a_layout_with_an_empty_parameter_is_400(client: TestClient, path: str, layout: str) -> None:
