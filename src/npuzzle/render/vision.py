@@ -671,6 +671,8 @@ def _read_beside_preview(
         reading = read_seams(home)
     except ReadingError as refusal:
         if doubted is None:
+            if home is None and isinstance(refusal, PictureReassemblyError):
+                return _read_with_the_home_top_left(image, read_seams, refusal)
             raise
         raise _preview_refusal(doubted, "the tiles' seams do not settle them", refusal.reading) from refusal
     if reading.kind != "picture":
@@ -735,6 +737,25 @@ def _with_the_corner_seams_choose(
             f"the tiles' seams do not settle which corner the missing piece belongs at: {advice}", reading
         )
     return other
+
+
+def _read_with_the_home_top_left(
+    image: PILImage.Image,
+    read_seams: Callable[[int | str | None], ScreenshotReading],
+    refusal: PictureReassemblyError,
+) -> ScreenshotReading:
+    """After the seams refused the board with the missing piece's home assumed bottom-right (``refusal``):
+    the board read with it top-left, as blank-first games have it, if that reading passes every check and
+    no other corner fits clearly better (:func:`_best_other_corner`); else ``refusal`` stands. Such boards
+    read with the wrong home fit poorly, so were mostly refused (fresh 45000-45046 with the home top-left:
+    25 of 33 refused)."""
+    try:
+        reading = read_seams("top-left")
+    except ReadingError:
+        raise refusal from None
+    if reading.kind != "picture" or reading.grid is None or _best_other_corner(image, reading)[1] > HOME_SWITCH:
+        raise refusal
+    return reading
 
 
 HOME_SWITCH = 0.25  # typical seams by which another corner's arrangement must beat the home assumed
