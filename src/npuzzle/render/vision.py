@@ -701,7 +701,8 @@ def _with_the_corner_seams_choose(
     """``reading`` (from the tiles' seams, the missing piece's home ``hole_home``, or assumed bottom-right)
     unless the picture fits clearly better with that home at another corner (:func:`_corner_advantages`).
     Then, with the home assumed, the board is read again with the home at that corner (``read_seams``), and
-    that reading is kept if the corner it was read with still fits best; a home the user gave is refused.
+    that reading is kept if the corner it was read with then fits better than every other by ``HOME_SWITCH``; a
+    home the user gave is refused.
 
     A game whose missing piece belongs top-left, read with it assumed bottom-right, came back with a wrong
     board (QA, 2026-11-27; 8 of 24 fresh screenshots 45000-45023): its pieces fill the frame shifted by a
@@ -732,7 +733,7 @@ def _with_the_corner_seams_choose(
             f"(assumed), but the board read with it there differs: {advice}",
             reading,
         )
-    if _best_other_corner(image, other)[1] > HOME_SWITCH:
+    if _best_other_corner(image, other)[1] > -HOME_SWITCH:
         raise PictureReassemblyError(
             f"the tiles' seams do not settle which corner the missing piece belongs at: {advice}", reading
         )
@@ -746,14 +747,17 @@ def _read_with_the_home_top_left(
 ) -> ScreenshotReading:
     """After the seams refused the board with the missing piece's home assumed bottom-right (``refusal``):
     the board read with it top-left, as blank-first games have it, if that reading passes every check and
-    no other corner fits clearly better (:func:`_best_other_corner`); else ``refusal`` stands. Such boards
+    fits better than any other corner by ``HOME_SWITCH`` (:func:`_best_other_corner`); else ``refusal`` stands. Such boards
     read with the wrong home fit poorly, so were mostly refused (fresh 45000-45046 with the home top-left:
     25 of 33 refused)."""
     try:
         reading = read_seams("top-left")
     except ReadingError:
         raise refusal from None
-    if reading.kind != "picture" or reading.grid is None or _best_other_corner(image, reading)[1] > HOME_SWITCH:
+    # it must fit better than every other corner by HOME_SWITCH, not only no worse: dev seed 429 (a 3x5 of home
+    # bottom-right, refused) read wrong with the home top-left, the bottom-right fitting only 0.17 better; the
+    # boards read right this way fitted 0.67-0.74 better than any other corner
+    if reading.kind != "picture" or reading.grid is None or _best_other_corner(image, reading)[1] > -HOME_SWITCH:
         raise refusal
     return reading
 
