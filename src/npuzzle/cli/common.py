@@ -113,14 +113,15 @@ _FILE_SUFFIX = re.compile(r"\.(txt|json|jsonl|csv|tsv|puzzle|puz|board|in|dat|42
 
 def looks_like_path(text: str) -> bool:
     """True for an argument meant as a file name (``boards/start.txt``, ``~/b.json``), which board text never
-    is: a path separator next to letters (board text has digits, ``_``/``.`` blanks and ``x`` only in a
-    Tatham id), or a file suffix such as ``.txt``."""
+    is: a file suffix such as ``.txt``, or a path separator and letters with no spaces (board text has
+    digits, ``_``/``.`` blanks and ``x`` only in a Tatham id; rows typed ``1 2 / 3 x`` keep their spaces, and
+    a stray letter there is a tile error, not a missing file)."""
     text = text.strip()
     if not text or text[0] in "[{" or re.match(r"^\d+\s*x\s*\d+\s*:", text):  # JSON, a Tatham id
         return False
     if _FILE_SUFFIX.search(text):
         return True
-    return bool(re.search(r"[/\\]", text)) and re.search(r"[A-Za-z]", text) is not None
+    return bool(re.search(r"[/\\]", text)) and re.search(r"[A-Za-z]", text) is not None and not re.search(r"\s", text)
 
 
 def load_board(text: str, size: str | None = None, blank: int = 0) -> Board:
