@@ -699,7 +699,7 @@ def _with_the_corner_seams_choose(
     read_seams: Callable[[int | str | None], ScreenshotReading],
 ) -> ScreenshotReading:
     """``reading`` (from the tiles' seams, the missing piece's home ``hole_home``, or assumed bottom-right)
-    unless the picture fits clearly better with that home at another corner (:func:`_corner_advantages`).
+    unless the picture fits clearly better with that home at another corner (:func:`_best_other_corner`).
     Then, with the home assumed, the board is read again with the home at that corner (``read_seams``), and
     that reading is kept if the corner it was read with then fits better than every other by ``HOME_SWITCH``; a
     home the user gave is refused.
