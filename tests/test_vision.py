@@ -450,6 +450,17 @@ def test_a_missing_piece_that_belongs_top_left_is_found_by_the_seams(seed: int, 
             read_screenshot(shot.image, hole_home="bottom-right")
 
 
+def test_a_board_whose_corners_fit_nearly_alike_is_refused() -> None:
+    """Fresh 45212 (a 3x3, the missing piece's home top-left): read with the home bottom-right the top-left
+    fitted only 0.11 typical seams better, and the board came back wrong; it is doubted (HOME_DOUBT) and, no
+    corner winning clearly, refused."""
+    style = random_style(45212, kind="picture")
+    style.missing = 0
+    shot = game_screenshot(style)
+    with pytest.raises(PictureReassemblyError, match="do not settle which corner the missing piece belongs at"):
+        read_screenshot(shot.image)
+
+
 def test_no_preview_no_preview_reading() -> None:
     """Without a preview no box stands in for one (the window's text and buttons are unlike the board)."""
     from npuzzle.render.vision import _layouts, _read_with_preview
