@@ -709,6 +709,8 @@ def _with_the_corner_seams_choose(
     board (QA, 2026-11-27; 8 of 24 fresh screenshots 45000-45023): its pieces fill the frame shifted by a
     cell, with a few seams broken where the rows wrap."""
     assert reading.grid is not None
+    if reading.ambiguous:  # already not stood behind: refused when strict, else the best guess, marked
+        return reading
     corner, advantage = _best_other_corner(image, reading)
     if advantage <= HOME_DOUBT:
         return reading
