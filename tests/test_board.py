@@ -69,6 +69,15 @@ def test_moves_and_illegal_moves() -> None:
         board.move(0)
 
 
+def test_at_refuses_cells_off_the_board_instead_of_wrapping() -> None:
+    board = Board.from_rows([[1, 2, 3], [4, 5, 6], [7, 8, 0]])
+    assert board.at(2, 1) == 8
+    # a list index would wrap: -1 to the last row, column 3 into the next row
+    for row, col in ((-1, 0), (0, -1), (0, 3), (3, 0)):
+        with pytest.raises(IndexError, match=rf"row {row}, column {col} is outside a 3x3 board \(rows 0..2"):
+            board.at(row, col)
+
+
 def test_directions_name_where_the_tile_travels() -> None:
     board = Board.from_rows([[1, 2, 3], [4, 0, 5], [6, 7, 8]])
     assert board.move_direction("U") == board.move(7)  # tile below the blank goes up

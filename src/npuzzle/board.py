@@ -325,6 +325,19 @@ class Board:
         return divmod(self.cell_of(label), self.width)
 
     def at(self, row: int, col: int) -> int:
+        """The label at ``(row, col)``, row 0 at the top.
+
+        :class:`IndexError` for a cell off the board: ``at(-1, 0)`` is not the last row, as it would be in a
+        list, and ``at(0, width)`` is not the next row's first cell.
+
+        >>> Board([1, 2, 3, 0], 2, 2).at(1, 0)
+        3
+        """
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise IndexError(
+                f"row {excerpt(row)}, column {excerpt(col)} is outside a {self.width}x{self.height} board "
+                f"(rows 0..{self.height - 1}, columns 0..{self.width - 1})"
+            )
         return self.tiles[row * self.width + col]
 
     def rows(self) -> list[tuple[int, ...]]:
