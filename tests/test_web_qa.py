@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +19,7 @@ from PIL import Image
 
 from npuzzle.goals import classic
 from npuzzle.web import create_app
-from npuzzle.web.app import WebSettings, field_words
+from npuzzle.web.app import STATIC_DIR, WebSettings, field_words
 from npuzzle.web.schemas import MAX_READ_SIDE, MAX_SOLVE_SIDE
 from screenshots import Style, game_screenshot
 
@@ -144,6 +145,25 @@ def test_the_largest_solved_board_gets_its_empty_hint(client: TestClient) -> Non
     assert response.status_code == 200, response.text
     assert response.json()["remaining"] == 0
     assert MAX_READ_SIDE == MAX_SOLVE_SIDE == WebSettings().max_solve_side  # a board read can be solved
+
+
+# -- the page's board sizes come from the server (/limits.js), never from a copy in the static files ---------------
+def limits_of(client: TestClient) -> dict[str, int]:
+    response = client.get("/limits.js")
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/javascript")  # a module script needs it
+    return {name: int(value) for name, value in re.findall(r"export const (\w+) = (\d+);", response.text)}
+
+
+def test_the_page_imports_the_servers_own_board_sizes(client: TestClient) -> None:
+    from npuzzle.analysis.difficulty import OPTIMAL_CELLS
+
+    assert limits_of(client) == {"MIN_SIDE": 2, "MAX_SIDE": MAX_SOLVE_SIDE, "LENGTH_CELLS": OPTIMAL_CELLS}
+    with TestClient(create_app(WebSettings(max_solve_side=4))) as small:
+        assert limits_of(small)["MAX_SIDE"] == 4  # a lower limit: the page offers no board it refuses
+    for script in STATIC_DIR.glob("*.js"):
+        for name in ("MIN_SIDE", "MAX_SIDE", "LENGTH_CELLS"):
+            assert not re.search(rf"const {name}\b", script.read_text()), f"{script.name}: own {name}"
 
 
 # -- 4. a layout with an empty parameter is refused by the library's goal parser, which every endpoint uses --------

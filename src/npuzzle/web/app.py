@@ -3,6 +3,7 @@
 Routes::
 
     GET  /                 the game (static files from ``web/static``)
+    GET  /limits.js        the board sizes the game offers, from the settings (an ES module the page imports)
     GET  /docs, /redoc     OpenAPI documentation (local assets: they work offline)
     GET  /api/status       whether the start-up work is done; how busy each lane is
     GET  /api/layouts      goal layouts with their boards for ?width=&height=
@@ -62,12 +63,12 @@ from typing import Any, TypeVar
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..board import Board
+from ..board import MIN_SIDE, Board
 from ..errors import (
     BoardFormatError,
     InvalidSolutionError,
@@ -746,6 +747,19 @@ def _unexpected_response(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def limits_js(settings: WebSettings) -> str:
+    """``/limits.js``: the sides the game page offers (those this server solves and hints) and the largest
+    board it deals by an exact optimal length, as ES module constants."""
+    from ..analysis.difficulty import OPTIMAL_CELLS
+
+    return (
+        "// Served by npuzzle.web.app (limits_js) from this server's settings; not a file in static/.\n"
+        f"export const MIN_SIDE = {MIN_SIDE};\n"
+        f"export const MAX_SIDE = {settings.max_solve_side};\n"
+        f"export const LENGTH_CELLS = {OPTIMAL_CELLS}; // exact-length deals and automatic analysis\n"
+    )
+
+
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """The FastAPI application: the JSON API under ``/api``, the docs at ``/docs``, the game at ``/``."""
     settings = settings or WebSettings()
@@ -1049,6 +1063,16 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             status_code=404,
         )
 
+    @app.get("/limits.js", include_in_schema=False)
+    async def limits_module() -> Response:
+        """The board sizes this server plays, as the ES module the page imports (``static/deal.js``,
+        ``static/app.js``): the page keeps no copy of its own, so it offers no board this server refuses."""
+        return Response(
+            limits_js(settings),
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache"},  # another server (other settings) may answer next time
+        )
+
     app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="static")
     return app
 
@@ -1201,5 +1225,6 @@ __all__ = [
     "field_words",
     "generate_board",
     "layouts_for",
+    "limits_js",
     "solve_within",
 ]

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 MAX_API_SIDE = 32
 MAX_API_CELLS = MAX_API_SIDE * MAX_API_SIDE
 #: Largest side of a board the API solves, hints, analyses and reads from a screenshot: the game page's
-#: largest board (``MAX_SIDE`` in ``static/app.js``). ``WebSettings`` may lower it for one server.
+#: largest board (served to it as ``/limits.js``). ``WebSettings`` may lower it for one server.
 MAX_SOLVE_SIDE = 16
 MAX_SOLVE_CELLS = MAX_SOLVE_SIDE * MAX_SOLVE_SIDE  # 256
 #: Longest random walk ``/api/generate`` performs (cells × 100 on a 10×10 board).

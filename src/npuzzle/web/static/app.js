@@ -19,14 +19,13 @@ import { formatDealId, parseDealId, qualityText } from "./deal.js";
 import { BUILT_IN, adoptDataUrl, adoptFile, croppedPicture, forgetPicture, storedPicture } from "./picture.js";
 import { UNSURE, assembledPicture, drawReading, layoutOf, prepareUpload, readRequest } from "./reader.js";
 import { addRecord, recordKey, records, summary, toCsv } from "./records.js";
+// the sides this server plays and the largest exact-length deal, served from its settings, not copied here
+import { LENGTH_CELLS, MAX_SIDE, MIN_SIDE } from "./limits.js";
 
 const STATE_KEY = "npuzzle.game.v1";
-const MIN_SIDE = 2;
-const MAX_SIDE = 16;
 const SOLVE_SECONDS = 5;
 const NUMBERS_FROM_CELLS = 36; // little numbers on the picture by default from 6×6 up
 const SWIPE_PX = 24; // a touch that travels this far is a swipe, not a tap
-const LENGTH_CELLS = 16; // exact-length deals and automatic analysis: boards up to 4×4 (proven optimal)
 const LAYOUT_NAMES = {
   classic: "Classic (1, 2, 3 … blank last)",
   "blank-first": "Blank first",

@@ -2,8 +2,7 @@
 // The id is Simon Tatham's Fifteen game id, `4x4:8,1,2,…,0` (row-major labels, 0 the blank), followed by
 // `&goal=NAME` when the goal layout is not classic; links carry it after `#`.
 
-export const MIN_SIDE = 2;
-export const MAX_SIDE = 16;
+import { MAX_SIDE, MIN_SIDE } from "./limits.js"; // the server's own sizes (npuzzle.web.app.limits_js)
 
 /** The id of the deal `s` ({width, height, start, layout}). */
 export function formatDealId(s) {
