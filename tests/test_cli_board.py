@@ -144,3 +144,11 @@ def test_a_huge_board_file_is_refused_without_loading_it(
             handle.write("7 " * 50_000)  # 10 MB
     code, _, err = run(capsys, "check", str(path))
     assert code == 2 and "longer than 2,097,152 characters" in err and len(err) < 400
+
+
+def test_board_numbers_are_plain_digits_in_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    """'1_0' was tile 10; a Korf-looking line with '²' passed str.isdigit() and int() raised its own words."""
+    code, _, err = run(capsys, "show", "1_0 2 3 0")
+    assert code == 2 and "'1_0' is not a tile number" in err and "digits 0-9 only" in err
+    code, _, err = run(capsys, "show", "1 ² 2 3 0")
+    assert code == 2 and "'²' is not a tile number" in err and "invalid literal" not in err

@@ -179,3 +179,18 @@ def test_a_byte_order_mark_is_no_tile() -> None:
     # a file saved by a Windows editor starts with U+FEFF: "'\ufeff1' is not a tile number"
     assert parse_board("\ufeff1 2 3\n4 5 6\n7 8 0").tiles == EIGHT
     assert parse_board("\ufeff3x3:1,2,3,4,5,6,7,8,0").tiles == EIGHT
+
+
+def test_numbers_are_plain_digits_with_an_optional_sign() -> None:
+    """int() reads '1_0' as 10 and '٣' as 3: a typo would become another board, size or move."""
+    assert parse_board("-1 2 +3 0").tiles == (-1, 2, 3, 0)
+    for text in ("1_0 1 2 3 4 5 6 7 0", '["1_0", 1, 2, 0]', "3x3:1,2,3,4,5,6,7,٨,0"):
+        with pytest.raises(BoardFormatError, match=r"is not a tile number .*digits 0-9 only"):
+            parse_board(text)
+    for size in ("1_0", "٤x٤", "²"):  # '²' passes str.isdigit() and then crashed int()
+        with pytest.raises(BoardFormatError, match="size must look like WxH"):
+            parse_size(size)
+    with pytest.raises(IllegalMoveError, match=r"'1_0' is not one in '8 1_0'.*digits 0-9 only"):
+        parse_moves("8 1_0")
+    with pytest.raises(IllegalMoveError, match="cannot read direction '٣'"):
+        expand_run_length("R٣")

@@ -49,8 +49,13 @@ MAX_BOARD_CHARS = 1 << 21
 MAX_MOVES_TEXT = 10_000_000
 BOARD_STYLES = ("grid", "line", "json", "rows", "tatham", "korf", "42")
 
-_TATHAM = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*:\s*(.*)$", re.DOTALL)
-_SIZE = re.compile(r"^\s*(\d+)\s*[xX×*]\s*(\d+)\s*$")
+# Numbers in user text are ASCII digits, a label or a move with an optional sign. int() alone would also
+# take "1_0" (as 10) and other scripts' digits ("٣"), and \d matches those digits too, so a typo would be
+# read as another number rather than refused.
+INTEGER = re.compile(r"[+-]?[0-9]+")
+_DIGITS = re.compile(r"[0-9]+")
+_TATHAM = re.compile(r"^\s*([0-9]+)\s*x\s*([0-9]+)\s*:\s*(.*)$", re.DOTALL)
+_SIZE = re.compile(r"^\s*([0-9]+)\s*[xX×*]\s*([0-9]+)\s*$")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -68,7 +73,7 @@ def parse_size(text: str) -> tuple[int, int]:
         match = _SIZE.match(text)
         if match:
             return _side(match.group(1), "width"), _side(match.group(2), "height")
-        if text.isdigit():
+        if _DIGITS.fullmatch(text):
             side = _side(text, "size")
             return side, side
     raise BoardFormatError(f"size must look like WxH (e.g. 4x3), got {excerpt(text)}")
@@ -82,13 +87,37 @@ def _side(digits: str, what: str) -> int:
     return check_side(int(digits), what)
 
 
+def parse_integer(token: str) -> int | None:
+    """``token`` as an integer if it is one written the plain way (ASCII digits, an optional sign), else
+    ``None``: ``"1_0"``, ``" 5"``, ``"٣"`` and ``"1e3"``, which ``int()`` or ``float()`` would read, are not.
+
+    >>> parse_integer("-12"), parse_integer("1_0")
+    (-12, None)
+    """
+    if not INTEGER.fullmatch(token):
+        return None
+    try:
+        return int(token)
+    except ValueError:  # more digits than int() converts
+        return None
+
+
 def _token_to_label(token: str, blank: int, source: str) -> int:
     if token in BLANK_TOKENS:
         return blank
-    try:
-        return int(token)
-    except ValueError:  # not a number, or more digits than int() converts
-        raise BoardFormatError(f"{excerpt(token, 20)} is not a tile number in {_quote(source)}") from None
+    label = parse_integer(token)
+    if label is None:
+        raise BoardFormatError(
+            f"{excerpt(token, 20)} is not a tile number in {_quote(source)}{_number_hint(token)}"
+        )
+    return label
+
+
+def _number_hint(token: str) -> str:
+    """How to write a number, for a refused token that looks like one was meant (``1_0``, ``٣``)."""
+    if INTEGER.fullmatch(token) or not re.search(r"[\d_]", token):
+        return ""
+    return " (numbers are written with the digits 0-9 only, an optional sign first)"
 
 
 def _quote(text: object, limit: int = 60) -> str:
@@ -277,7 +306,7 @@ def _parse_board(source: str | Sequence[Any], width: int | None, height: int | N
     if not lines:
         raise BoardFormatError(f"no tiles in {_quote(text)}")
     # 42-school file: a lone size number, then that many rows of that many tiles
-    if len(lines) > 1 and re.fullmatch(r"\d{1,4}", lines[0]):
+    if len(lines) > 1 and re.fullmatch(r"[0-9]{1,4}", lines[0]):
         n = int(lines[0])
         rest = [line.split() for line in lines[1:]]
         if len(rest) == n and all(len(r) == n for r in rest):
@@ -315,7 +344,7 @@ def parse_42(text: str, blank: int = 0) -> Board:
     Its goal convention is the ``spiral`` layout.
     """
     lines = _strip_comments(text)
-    if not lines or not re.fullmatch(r"\d+", lines[0]):
+    if not lines or not _DIGITS.fullmatch(lines[0]):
         raise BoardFormatError(f"a 42 n-puzzle file starts with a size line; got {_quote(text)}")
     n = _side(lines[0], "size")
     rows = [[_token_to_label(t, blank, text) for t in line.split()] for line in lines[1:]]
@@ -416,7 +445,7 @@ def _need_text(text: object, what: str) -> str:
 
 # -- moves ----------------------------------------------------------------------------------------------
 
-_RUN = re.compile(r"([UDLR])(\d*)", re.IGNORECASE)
+_RUN = re.compile(r"([UDLR])([0-9]*)", re.IGNORECASE)
 
 
 def expand_run_length(text: str) -> str:
@@ -527,11 +556,19 @@ def parse_moves(text: str, board: Board | None = None) -> list[int]:
     stripped = _need_text(text, "moves").strip()
     if not stripped:
         return []
-    if re.fullmatch(r"[-\d\s,]+", stripped):
-        try:
-            return [int(t) for t in re.split(r"[\s,]+", stripped) if t]
-        except ValueError:  # a lone "-", or more digits than int() converts
-            raise IllegalMoveError(f"moves are tile labels (integers): {_quote(text)}") from None
+    if re.fullmatch(r"[-+\d_\s,]+", stripped):  # \d and _: "1_0" and "٣" are refused below, not read as letters
+        moves = []
+        for token in re.split(r"[\s,]+", stripped):
+            if not token:
+                continue
+            label = parse_integer(token)
+            if label is None:  # "1_0", a lone "-", "5-3", or more digits than int() converts
+                raise IllegalMoveError(
+                    f"moves are tile labels (integers): {excerpt(token, 20)} is not one in {_quote(text)}"
+                    f"{_number_hint(token)}"
+                )
+            moves.append(label)
+        return moves
     if board is not None:
         _need_board(board)
     if board is None:
@@ -558,6 +595,7 @@ __all__ = [
     "moves_to_directions",
     "parse_42",
     "parse_board",
+    "parse_integer",
     "parse_korf",
     "parse_moves",
     "parse_size",

@@ -148,7 +148,7 @@ def korf_instance_line(text: str, width: int | None, height: int | None, blank: 
     (14, 13, 15)
     """
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-    if "\n" in text.strip() or len(tokens) < 5 or not all(t.isdigit() and len(t) <= 6 for t in tokens):
+    if "\n" in text.strip() or len(tokens) < 5 or not all(re.fullmatch(r"[0-9]{1,6}", t) for t in tokens):
         return None
     n = len(tokens) - 1
     if width is not None and height is not None:
