@@ -17,6 +17,8 @@ from npuzzle.batch import InputLine, parse_jobs, parse_line, read_lines, run_bat
 from npuzzle.batch.jobs import SolveJob, job_key
 from npuzzle.board import Board
 from npuzzle.cli import main
+from npuzzle.cli.common import load_board
+from npuzzle.errors import BoardFormatError
 from npuzzle.goals import classic
 from npuzzle.search.limits import Limits
 
@@ -36,6 +38,16 @@ def test_parse_line_korf_prefix_and_sizes() -> None:
     assert parse_line("9 1 2 3 4 5 0", 3, 2).size == (3, 2)
     with pytest.raises(Exception, match="square"):
         parse_line("1 2 3 4 5 0", None, None)
+
+
+def test_parse_line_drops_a_leading_number_only_by_the_cli_board_rule() -> None:
+    """Only a Korf line (a number, then exactly the tiles 0..N-1) loses its first number, as BOARD does."""
+    assert parse_line("31 8 6 7 2 5 4 3 0 1", None, None) == load_board("31 8 6 7 2 5 4 3 0 1")
+    # a typed board with a typo or a number too many was read without its first number
+    for text, size in (("3 5 6 7 0", None), ("1 2 3 4 0", (2, 2)), ("9 1 2 / 0 3", None)):
+        width, height = size or (None, None)
+        with pytest.raises(BoardFormatError):
+            parse_line(text, width, height)
 
 
 def test_parse_jobs_skips_comments_and_blank_lines() -> None:

@@ -370,6 +370,50 @@ def parse_korf(line: str, width: int = 4, height: int = 4, blank: int = 0) -> Bo
     return Board(labels, width, height, blank)
 
 
+def korf_instance_line(text: str, width: int | None, height: int | None, blank: int = 0) -> Board | None:
+    """A line of Korf's instance files (an instance number, then the tiles ``0..N-1`` of a square board, or
+    of ``width`` x ``height``) read as its board, or ``None`` if ``text`` is not one. Only tiles exactly
+    ``0..N-1`` count, so a typed board with one number too many is still refused rather than read without its
+    first number.
+
+    >>> korf_instance_line("1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None, None).tiles[:3]
+    (14, 13, 15)
+    """
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    if "\n" in text.strip() or len(tokens) < 5 or not all(re.fullmatch(r"[0-9]{1,6}", t) for t in tokens):
+        return None
+    n = len(tokens) - 1
+    if width is not None and height is not None:
+        if width * height != n:
+            return None
+    elif width is not None or height is not None or math.isqrt(n) ** 2 != n:
+        return None
+    tiles = [int(t) for t in tokens[1:]]
+    if sorted(tiles) != list(range(n)) or blank not in tiles:
+        return None
+    side = math.isqrt(n)
+    return Board(tiles, width or side, height or side, blank)
+
+
+def parse_board_or_korf_line(
+    text: str, width: int | None = None, height: int | None = None, blank: int = 0
+) -> Board:
+    """:func:`parse_board`, or else a Korf instance line (:func:`korf_instance_line`): the one rule for a
+    board typed or read from a file by the CLI and by batch solving. A text that is neither gets
+    :func:`parse_board`'s error.
+
+    >>> parse_board_or_korf_line("7 1 2 3 0").tiles
+    (1, 2, 3, 0)
+    """
+    try:
+        return parse_board(text, width, height, blank)
+    except BoardFormatError:
+        korf = korf_instance_line(text, width, height, blank) if isinstance(text, str) else None
+        if korf is None:
+            raise
+        return korf
+
+
 def _label_text(board: Board, label: int, blank_token: str | None) -> str:
     if label == board.blank and blank_token is not None:
         return blank_token
@@ -592,9 +636,11 @@ __all__ = [
     "format_board",
     "format_moves",
     "format_run_length",
+    "korf_instance_line",
     "moves_to_directions",
     "parse_42",
     "parse_board",
+    "parse_board_or_korf_line",
     "parse_integer",
     "parse_korf",
     "parse_moves",

@@ -1,7 +1,8 @@
 """Batch solving: plain, picklable jobs and JSON-able results, run over any executor.
 
-A file holds one board per line; ``#`` starts a comment and blank lines are skipped. A line may start with
-a number followed by exactly W×H tiles (Korf's file: the optimal length, ignored). Each board line becomes a
+A file holds one board per line; ``#`` starts a comment and blank lines are skipped. A line is read by the
+CLI's BOARD rule (:func:`~npuzzle.notation.parse_board_or_korf_line`), so a Korf instance line, a number (an
+id or the optimal length, ignored) and then exactly the tiles ``0..N-1``, is a board. Each board line becomes a
 :class:`SolveJob`; :func:`run_job` turns it into one dict: the ``solve --json`` object
 (:meth:`~npuzzle.solution.Solution.to_dict`) plus ``"index"`` (0-based among board lines) and ``"line"``
 (1-based line number), or ``{"index", "line", "error", "error_type"}`` when the line cannot be read or
@@ -17,8 +18,6 @@ the first results come out while the rest of the file is still unread.
 from __future__ import annotations
 
 import hashlib
-import math
-import re
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -33,8 +32,6 @@ from .reader import InputLine, open_input, read_lines
 
 MAX_ERROR_CHARS = 300  # an error entry's message, whatever the error quoted
 
-_LEADING_NUMBER = re.compile(r"^[-+]?\d+[\s,]*")
-_TOKENS = re.compile(r"[\s,/|;]+")  # tile separators, row separators included
 
 
 @dataclass(frozen=True)
@@ -55,14 +52,11 @@ class SolveJob:
     optimal: bool = False  # insist on a proven optimum (solve --optimal): a limit then makes an error entry
 
 
-def _square_side(n: int) -> int | None:
-    side = math.isqrt(n)
-    return side if side >= 2 and side * side == n else None
-
-
 def parse_line(text: str, width: int | None, height: int | None, blank: int = 0) -> Board:
-    """One board from a line, in any notation :func:`~npuzzle.notation.parse_board` reads; a leading
-    number before exactly W×H tiles (Korf's file: the optimal length or an id) is ignored.
+    """One board from a line, by the same rule as the CLI's BOARD argument
+    (:func:`~npuzzle.notation.parse_board_or_korf_line`): any notation :func:`~npuzzle.notation.parse_board`
+    reads, or a Korf instance line, whose leading number (the optimal length or an id) is ignored only when
+    the rest are exactly the tiles ``0..N-1``; a typed board with a number too many is refused.
 
     Without a size the board must be square or written in rows.
 
@@ -71,20 +65,9 @@ def parse_line(text: str, width: int | None, height: int | None, blank: int = 0)
     >>> parse_line("1 2 3 / 4 5 0", None, None).size
     (3, 2)
     """
-    from ..notation import parse_board
+    from ..notation import parse_board_or_korf_line
 
-    stripped = text.strip()
-    try:
-        return parse_board(stripped, width, height, blank)
-    except BoardFormatError as exc:
-        count = sum(1 for t in _TOKENS.split(stripped) if t)
-        if width is not None and height is not None:
-            leading = count == width * height + 1
-        else:
-            leading = _square_side(count) is None and _square_side(count - 1) is not None
-        if not leading:
-            raise exc from None  # the message already quotes an excerpt of the line
-    return parse_board(_LEADING_NUMBER.sub("", stripped, count=1), width, height, blank)
+    return parse_board_or_korf_line(text.strip(), width, height, blank)
 
 
 def _short_error(exc: BaseException) -> str:

@@ -20,7 +20,13 @@ import typer
 from ..board import Board
 from ..errors import BoardFormatError, InvalidSolutionError, PuzzleError, SearchLimitExceeded, UnsolvableError
 from ..goals import ALIASES, LAYOUTS, goal_for
-from ..notation import MAX_BOARD_CHARS, parse_board, parse_size
+from ..notation import (  # korf_instance_line: imported from here before it moved to notation
+    MAX_BOARD_CHARS,
+    korf_instance_line,
+    parse_board,
+    parse_board_or_korf_line,
+    parse_size,
+)
 
 EXIT_OK = 0
 EXIT_UNSOLVABLE = 1
@@ -129,38 +135,7 @@ def load_board(text: str, size: str | None = None, blank: int = 0) -> Board:
     width = height = None
     if size:
         width, height = parse_size(size)
-    board_text = read_board_text(text)
-    try:
-        return parse_board(board_text, width, height, blank)
-    except BoardFormatError:
-        korf = korf_instance_line(board_text, width, height, blank)
-        if korf is None:
-            raise
-        return korf
-
-
-def korf_instance_line(text: str, width: int | None, height: int | None, blank: int = 0) -> Board | None:
-    """A line of Korf's instance files (an instance number, then the tiles ``0..N-1`` of a square board, or
-    of ``--size``) read as its board, or ``None`` if ``text`` is not one. Only tiles exactly ``0..N-1`` count,
-    so a typed board with one number too many is still refused rather than read without its first number.
-
-    >>> korf_instance_line("1 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", None, None).tiles[:3]
-    (14, 13, 15)
-    """
-    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-    if "\n" in text.strip() or len(tokens) < 5 or not all(re.fullmatch(r"[0-9]{1,6}", t) for t in tokens):
-        return None
-    n = len(tokens) - 1
-    if width is not None and height is not None:
-        if width * height != n:
-            return None
-    elif width is not None or height is not None or math.isqrt(n) ** 2 != n:
-        return None
-    tiles = [int(t) for t in tokens[1:]]
-    if sorted(tiles) != list(range(n)) or blank not in tiles:
-        return None
-    side = math.isqrt(n)
-    return Board(tiles, width or side, height or side, blank)
+    return parse_board_or_korf_line(read_board_text(text), width, height, blank)
 
 
 def is_layout_name(text: str) -> bool:

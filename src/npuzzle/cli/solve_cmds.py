@@ -143,8 +143,8 @@ def solve_command(
         typer.Option(
             "--input",
             "-i",
-            help="Solve every board of FILE (one per line; # comments; a leading number before exactly WxH "
-            "tiles, as in Korf's file, is ignored; - for standard input). Prints one JSON object per line. "
+            help="Solve every board of FILE (one per line, read like BOARD, so a Korf instance line's leading "
+            "number is ignored; # comments; - for standard input). Prints one JSON object per line. "
             "Exit code: 0 when every board was solved, else the worst over all lines (2 a bad line, then 3 a "
             "limit hit, then 1 unsolvable), the same when a run is resumed with --output.",
         ),
