@@ -152,3 +152,9 @@ def test_board_numbers_are_plain_digits_in_the_cli(capsys: pytest.CaptureFixture
     assert code == 2 and "'1_0' is not a tile number" in err and "digits 0-9 only" in err
     code, _, err = run(capsys, "show", "1 ² 2 3 0")
     assert code == 2 and "'²' is not a tile number" in err and "invalid literal" not in err
+
+
+def test_a_tatham_id_with_another_size_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "show", "3x3:1,2,3,4,5,6,7,8,0", "--size", "4x4")
+    assert (code, out) == (2, "") and "Tatham game id says 3x3" in err and "is 4x4" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

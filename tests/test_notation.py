@@ -194,3 +194,16 @@ def test_numbers_are_plain_digits_with_an_optional_sign() -> None:
         parse_moves("8 1_0")
     with pytest.raises(IllegalMoveError, match="cannot read direction '٣'"):
         expand_run_length("R٣")
+
+
+def test_a_size_given_must_agree_with_the_size_the_text_states() -> None:
+    """A Tatham id, a 42 file or a JSON object names its size: a different one given was dropped silently."""
+    assert parse_board("3x2:1,2,3,4,5,0", width=3, height=2).size == (3, 2)
+    cases = (
+        ("3x3:1,2,3,4,5,6,7,8,0", (4, 4), "the Tatham game id says 3x3 but the size given .* is 4x4"),
+        ("3\n1 2 3\n4 5 6\n7 8 0", (4, 4), "the 42 n-puzzle file says 3x3 but the size given .* is 4x4"),
+        ('{"width": 3, "height": 2, "tiles": [1, 2, 3, 4, 5, 0]}', (2, 3), "JSON board says 3x2 .* is 2x3"),
+    )
+    for text, (width, height), message in cases:
+        with pytest.raises(BoardFormatError, match=message):
+            parse_board(text, width, height)

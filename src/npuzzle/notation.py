@@ -150,6 +150,26 @@ def _infer_size(count: int, width: int | None, height: int | None, source: str) 
     return side, side
 
 
+def _check_stated_size(
+    stated: tuple[int | None, int | None], given: tuple[int | None, int | None], what: str, src: str
+) -> None:
+    """Refuse a size given alongside a text that states its own (a Tatham id, a 42 file, a JSON object) when
+    the two differ: one of them is a mistake, and taking either without a word would hide it."""
+    if all(s is None or g is None or s == g for s, g in zip(stated, given, strict=True)):
+        return
+    raise BoardFormatError(
+        f"{what} says {_size_text(stated)} but the size given (--size) is "
+        f"{_size_text(given)}: {_quote(src)}"
+    )
+
+
+def _size_text(size: tuple[int | None, int | None]) -> str:
+    width, height = size
+    if width is not None and height is not None:
+        return f"{width}x{height}"
+    return f"width {width}" if width is not None else f"height {height}"
+
+
 def _board_from_rows(rows: list[list[int]], width: int | None, height: int | None, blank: int, src: str) -> Board:
     lengths = {len(r) for r in rows}
     if len(rows) > 1 and len(lengths) == 1:
@@ -178,10 +198,12 @@ def _parse_nested(value: Any, width: int | None, height: int | None, blank: int,
         if isinstance(tiles, dict):
             raise BoardFormatError(f"'tiles' must be a list, not another object: {_quote(src)}")
         # sizes and blank are checked before anything is built from them
+        stated = _optional_side(value.get("width"), "width"), _optional_side(value.get("height"), "height")
+        _check_stated_size(stated, (width, height), "the JSON board", src)
         return _parse_nested(
             tiles,
-            _optional_side(value.get("width", width), "width"),
-            _optional_side(value.get("height", height), "height"),
+            width if stated[0] is None else stated[0],
+            height if stated[1] is None else stated[1],
             check_label(value.get("blank", blank), "blank"),
             src,
         )
@@ -301,7 +323,9 @@ def _parse_board(source: str | Sequence[Any], width: int | None, height: int | N
         return _parse_nested(value, width, height, blank, text)
     match = _TATHAM.match(text)
     if match:
-        return parse_tatham(text, blank=blank)
+        board = parse_tatham(text, blank=blank)
+        _check_stated_size(board.size, (width, height), "the Tatham game id", text)
+        return board
     lines = _strip_comments(text)
     if not lines:
         raise BoardFormatError(f"no tiles in {_quote(text)}")
@@ -310,7 +334,9 @@ def _parse_board(source: str | Sequence[Any], width: int | None, height: int | N
         n = int(lines[0])
         rest = [line.split() for line in lines[1:]]
         if len(rest) == n and all(len(r) == n for r in rest):
-            return parse_42(text, blank=blank)
+            board = parse_42(text, blank=blank)
+            _check_stated_size(board.size, (width, height), "the 42 n-puzzle file", text)
+            return board
     body = "\n".join(lines)
     row_texts = [r for r in re.split(r"[/\n|;]+", body) if r.strip()]
     rows = [
