@@ -192,7 +192,7 @@ def test_optimal_with_a_method_that_cannot_prove_it_is_bad_input(algorithm: str)
     result = invoke("solve", "8 6 7 / 2 5 4 / 3 0 1", "--optimal", "--algorithm", algorithm, "--json")
     assert result.exit_code == 2, result.output
     data = json.loads(result.stdout)
-    assert data["kind"] == "ValueError" and "proves its answer optimal" in data["error"]
+    assert data["kind"] == "SolverOptionError" and "proves its answer optimal" in data["error"]
 
 
 def test_bfs_on_a_16x16_board_is_bad_input() -> None:

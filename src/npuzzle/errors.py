@@ -9,6 +9,8 @@ The tree::
     ├── IllegalMoveError (ValueError)   a move that the position does not allow
     ├── UnsolvableError                 start cannot reach goal (parity)
     ├── ProblemTooLargeError            the chosen method cannot handle this board
+    ├── SolverOptionError (ValueError)  solver options that do not exist or do not go together (optimal with
+    │                                   a method that proves nothing, a heuristic for a method using none)
     ├── SearchLimitExceeded             max_nodes / max_seconds / memory cap hit; carries stats
     ├── InvalidSolutionError (RuntimeError)  a solver's answer failed its replay or an admissible bound:
     │                                   an internal error (a damaged table, a bug), never the user's input
@@ -54,6 +56,12 @@ class UnsolvableError(PuzzleError):
 
 class ProblemTooLargeError(PuzzleError, ValueError):
     """The requested method cannot handle a board of this size."""
+
+
+class SolverOptionError(PuzzleError, ValueError):
+    """Options of :func:`npuzzle.solve` that do not exist (an unknown algorithm or heuristic, a weight out of
+    range) or do not go together (``optimal=True`` with a method that cannot prove an optimum, a heuristic
+    named for a method that uses none): refused rather than ignored."""
 
 
 class SearchLimitExceeded(PuzzleError):
@@ -121,6 +129,7 @@ __all__ = [
     "ProblemTooLargeError",
     "PuzzleError",
     "SearchLimitExceeded",
+    "SolverOptionError",
     "TableCacheError",
     "TableCorruptError",
     "TableError",

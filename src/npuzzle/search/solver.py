@@ -13,7 +13,8 @@ at most ``w`` × optimal), ``greedy`` (no bound), ``pdb`` (pattern databases, si
 budget spent improving it; optimal when proven, else the best found with a proven ``lower_bound``; it never
 raises for a limit), or with ``optimal=True`` (or a heuristic named) the fastest exact method of
 :func:`choose_algorithm`. ``optimal=True`` with a method that cannot prove its answer optimal (``greedy``,
-``constructive``, ``wastar`` with a weight above 1) raises ``ValueError`` rather than answer unproven.
+``constructive``, ``wastar`` with a weight above 1) raises :class:`~npuzzle.errors.SolverOptionError` (a
+``ValueError``) rather than answer unproven.
 Where that exact method is pattern databases whose tables are not cached, table-free IDA* runs first and
 the tables are built only if it gives up (:func:`_solve_exact_auto`).
 
@@ -50,6 +51,7 @@ from ..errors import (
     ProblemTooLargeError,
     PuzzleError,
     SearchLimitExceeded,
+    SolverOptionError,
     UnsolvableError,
 )
 from ..goals import goal_for
@@ -135,13 +137,15 @@ def choose_algorithm(
     cells) raises :class:`ProblemTooLargeError`.
     """
     if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {excerpt(algorithm)}; choose one of {', '.join(ALGORITHMS)}")
+        raise SolverOptionError(f"unknown algorithm {excerpt(algorithm)}; choose one of {', '.join(ALGORITHMS)}")
     if heuristic is not None and heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {excerpt(heuristic)}; choose one of {', '.join(HEURISTICS)}")
+        raise SolverOptionError(f"unknown heuristic {excerpt(heuristic)}; choose one of {', '.join(HEURISTICS)}")
     metric_code(metric)
     # <= 1e6: the kernels weigh f = den*g + num*h in int64 with num/den the weight as a fraction (den <= 1000)
     if weight is not None and not (1 <= weight <= 1e6):  # nan fails both comparisons
-        raise ValueError(f"weight must be a number from 1 to 1,000,000 (greedy ignores g), got {excerpt(weight)}")
+        raise SolverOptionError(
+            f"weight must be a number from 1 to 1,000,000 (greedy ignores g), got {excerpt(weight)}"
+        )
     n = board.n_cells
     if algorithm == "auto":
         if weight is not None:
@@ -171,7 +175,7 @@ def choose_algorithm(
             f"(over {kw.MAX_PATTERNS:,} row or column patterns); use linear-conflict"
         )
     if metric == "multi" and algorithm in ("astar", "idastar") and heuristic not in MULTI_ADMISSIBLE:
-        raise ValueError(
+        raise SolverOptionError(
             f"heuristic {heuristic!r} is not admissible when a slide of several tiles counts as one move; "
             f"use one of {', '.join(sorted(MULTI_ADMISSIBLE))} with --metric multi"
         )
@@ -225,7 +229,8 @@ def solve(
     :class:`SearchLimitExceeded`. Named algorithms run as asked, once.
 
     Raises :class:`UnsolvableError` (before any search), :class:`SearchLimitExceeded`,
-    :class:`ProblemTooLargeError` (BFS beyond the memory cap), ``ValueError`` for unknown names.
+    :class:`ProblemTooLargeError` (BFS beyond the memory cap), :class:`SolverOptionError` (a ``ValueError``)
+    for unknown names and options that do not go together.
 
     >>> from npuzzle.board import Board
     >>> s = solve(Board.from_rows([[1, 2, 3], [4, 5, 6], [0, 7, 8]]))
@@ -239,7 +244,7 @@ def solve(
     goal_board = goal_for(board, goal)
     plan = choose_algorithm(board, algorithm, heuristic, weight, metric)
     if optimal and not proves_optimum(plan):
-        raise ValueError(
+        raise SolverOptionError(
             f"optimal=True (--optimal) needs a method that proves its answer optimal, and {_plan_name(plan)} "
             "does not; use astar, idastar, bfs, bibfs or pdb (wastar only with weight 1), or ask without "
             "optimal for the best answer within the budget"

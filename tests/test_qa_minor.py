@@ -1,0 +1,21 @@
+"""Small QA findings: options that were silently ignored, or refused with an unspecific error."""
+
+from __future__ import annotations
+
+import pytest
+
+import npuzzle
+from npuzzle import PuzzleError, SolverOptionError
+from npuzzle.goals import classic
+
+EIGHT = npuzzle.parse_board("8 6 7 / 2 5 4 / 3 0 1")
+
+
+def test_solver_option_errors_are_puzzle_errors_and_still_value_errors() -> None:
+    """Faces map PuzzleError to bad input (CLI exit 2, HTTP 400); callers catching ValueError keep working."""
+    assert issubclass(SolverOptionError, PuzzleError) and issubclass(SolverOptionError, ValueError)
+    assert "SolverOptionError" in npuzzle.__all__
+    with pytest.raises(SolverOptionError, match="needs a method that proves its answer optimal"):
+        npuzzle.solve(EIGHT, algorithm="greedy", optimal=True)
+    with pytest.raises(SolverOptionError, match="unknown algorithm"):
+        npuzzle.solve(classic(3, 3), algorithm="dijkstra")
