@@ -195,6 +195,15 @@ def test_optimal_with_a_method_that_cannot_prove_it_is_bad_input(algorithm: str)
     assert data["kind"] == "SolverOptionError" and "proves its answer optimal" in data["error"]
 
 
+def test_a_heuristic_for_a_method_that_uses_none_is_bad_input() -> None:
+    """--heuristic was dropped without a word for bfs, bibfs, constructive and pdb (--partition too)."""
+    for extra in (["--algorithm", "bfs"], ["--algorithm", "constructive"], ["--algorithm", "pdb", "--partition", "7-8"]):
+        result = invoke("solve", "8 6 7 / 2 5 4 / 3 0 1", *extra, "--heuristic", "manhattan", "--json")
+        assert result.exit_code == 2, result.output
+        data = json.loads(result.stdout)
+        assert data["kind"] == "SolverOptionError" and "--heuristic manhattan would be ignored" in data["error"]
+
+
 def test_bfs_on_a_16x16_board_is_bad_input() -> None:
     board = Board([*range(1, 256), 0], 16, 16)
     moved = board.move(255)  # one move from the goal: still far too large for BFS

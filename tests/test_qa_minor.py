@@ -7,6 +7,7 @@ import pytest
 import npuzzle
 from npuzzle import PuzzleError, SolverOptionError
 from npuzzle.goals import classic
+from npuzzle.search.solver import Plan, choose_algorithm
 
 EIGHT = npuzzle.parse_board("8 6 7 / 2 5 4 / 3 0 1")
 
@@ -19,3 +20,12 @@ def test_solver_option_errors_are_puzzle_errors_and_still_value_errors() -> None
         npuzzle.solve(EIGHT, algorithm="greedy", optimal=True)
     with pytest.raises(SolverOptionError, match="unknown algorithm"):
         npuzzle.solve(classic(3, 3), algorithm="dijkstra")
+
+
+def test_a_heuristic_is_used_or_refused_never_ignored() -> None:
+    with pytest.raises(SolverOptionError, match="bfs uses no heuristic, so --heuristic misplaced would be ignored"):
+        npuzzle.solve(EIGHT, algorithm="bfs", heuristic="misplaced")
+    # auto named a heuristic on 10-12 cells: it ran bidirectional BFS without it; now IDA* searches with it
+    assert choose_algorithm(classic(4, 3), heuristic="manhattan") == Plan("idastar", "manhattan", None)
+    assert choose_algorithm(classic(4, 3)) == Plan("bibfs", None, None)  # no heuristic named: as before
+    assert npuzzle.solve(EIGHT, algorithm="bfs").length == 31

@@ -199,10 +199,12 @@ def solve_command(
             raise ValueError("missing BOARD (or --input FILE); see npuzzle solve --help")
         start = load_board(board, size, blank)
         goal_board = load_goal(goal, start)
-        from ..search.solver import solve
+        from ..search.solver import choose_algorithm, solve
 
         if partition is not None and algorithm != "pdb":
             raise ValueError(f"--partition {partition} picks pattern databases: use it with --algorithm pdb")
+        if partition is not None:  # solve_pdb takes no heuristic: refuse one as solve() would
+            choose_algorithm(start, algorithm, heuristic, weight, metric)
         with live_reporter() as (progress, on_update):
             if partition is not None:
                 from ..search.pdb_backend import solve_pdb

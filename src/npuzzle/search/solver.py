@@ -67,6 +67,8 @@ ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzz
 ALGORITHMS = ("auto", "bfs", "bibfs", "astar", "idastar", "wastar", "greedy", "pdb", "constructive")
 HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "walking-distance", "crossings", "multi-pdb")
 OPTIMAL_ALGORITHMS = frozenset({"bfs", "bibfs", "astar", "idastar", "pdb"})
+# methods that search with no heuristic (pdb's are its pattern databases): a heuristic named for one is refused
+HEURISTIC_FREE = frozenset({"bfs", "bibfs", "pdb", "constructive"})
 MULTI_ADMISSIBLE = frozenset({"crossings", "multi-pdb"})  # the heuristics admissible for multi-tile moves
 
 DEFAULT_MEMORY_MB = 2048  # memory cap when Limits.max_memory_mb is None
@@ -130,8 +132,10 @@ def choose_algorithm(
     ``auto``: a weight asks for ``wastar``; otherwise the fastest exact method: up to 9 cells IDA* with
     linear conflict (:func:`multi_heuristic` in the multi metric), 10 to 12 cells bidirectional BFS, larger
     boards pattern databases when :mod:`npuzzle.search.pdb_backend` is installed (single metric) else IDA*
-    with linear conflict (:func:`multi_heuristic` in the multi metric). Other heuristic-driven algorithms
-    default to linear conflict, or crossings in the multi metric.
+    with linear conflict (:func:`multi_heuristic` in the multi metric); with a heuristic named, IDA* with it
+    at any size. Other heuristic-driven algorithms default to linear conflict, or crossings in the multi
+    metric. A heuristic named for a method that uses none (bfs, bibfs, pdb, constructive) is a
+    :class:`SolverOptionError`, not ignored.
 
     ``multi-pdb`` on a board whose tables do not fit (:func:`npuzzle._kernels.multi_pdb.fits`: over 16
     cells) raises :class:`ProblemTooLargeError`.
@@ -140,6 +144,12 @@ def choose_algorithm(
         raise SolverOptionError(f"unknown algorithm {excerpt(algorithm)}; choose one of {', '.join(ALGORITHMS)}")
     if heuristic is not None and heuristic not in HEURISTICS:
         raise SolverOptionError(f"unknown heuristic {excerpt(heuristic)}; choose one of {', '.join(HEURISTICS)}")
+    if heuristic is not None and algorithm in HEURISTIC_FREE:
+        uses = "searches with its pattern databases" if algorithm == "pdb" else "uses no heuristic"
+        raise SolverOptionError(
+            f"--algorithm {algorithm} {uses}, so --heuristic {heuristic} would be ignored: leave it out, or "
+            "use it with astar, idastar, wastar or greedy"
+        )
     metric_code(metric)
     # <= 1e6: the kernels weigh f = den*g + num*h in int64 with num/den the weight as a fraction (den <= 1000)
     if weight is not None and not (1 <= weight <= 1e6):  # nan fails both comparisons
@@ -152,7 +162,7 @@ def choose_algorithm(
             algorithm = "wastar"
         elif n <= SMALL_CELLS:
             algorithm = "idastar"
-        elif n <= BFS_CELLS:
+        elif n <= BFS_CELLS and heuristic is None:  # a heuristic named: IDA* searches with it
             algorithm = "bibfs"
         elif metric == "single" and heuristic is None and pdb_available():
             algorithm = "pdb"
