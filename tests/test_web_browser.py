@@ -799,6 +799,74 @@ def test_a_screenshot_that_is_not_a_puzzle_is_refused_in_words(page: Any, tmp_pa
     page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusal
 
 
+def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: Any, tmp_path: Path) -> None:
+    """The board area and "accept a best guess" go out as crop and allow_ambiguous; a refusal naming those
+    fields names the card's controls and opens them; a best guess (``ambiguous`` cells) is marked uncertain.
+    The reader's answers are canned (its real work is tested through the API): a fast test."""
+    import json
+
+    from PIL import Image
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    sent: list[dict[str, Any]] = []
+    answers = [
+        (
+            400,
+            {"detail": "no grid found: check width and height and crop, or accept it with allow_ambiguous"},
+        ),
+        (
+            200,
+            {
+                "width": 3,
+                "height": 3,
+                "tiles": [2, 4, 0, 1, 5, 3, 7, 8, 6],
+                "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0],
+                "confidence": [0.9, 0.9, 0.9, 0.3, 0.3, 0.9, 0.9, 0.9, 0.9],
+                "kind": "picture",
+                "missing": 8,
+                "ambiguous": [[3, 4]],
+                "image_width": 300,
+                "image_height": 300,
+            },
+        ),
+    ]
+
+    def reader(route: Any) -> None:
+        sent.append(route.request.post_data_json)
+        code, body = answers.pop(0)
+        route.fulfill(status=code, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/read", reader)
+    page.set_input_files("#read-file", str(path))
+    page.click("#read-go")
+    page.wait_for_function("document.getElementById('read-status').textContent.startsWith('Could not')")
+    refusal = page.text_content("#read-status") or ""
+    assert "“Board area”" in refusal and "“Accept a best guess”" in refusal, refusal
+    assert page.get_attribute("#read-options", "open") is not None  # the controls it names are in view
+    page.fill("#read-crop", "10, 20, 30")
+    page.click("#read-go")
+    page.wait_for_function(
+        "document.getElementById('read-status').textContent.includes('four whole numbers')"
+    )
+    assert len(sent) == 1  # a malformed area is refused on the page
+    page.fill("#read-crop", "10, 20, 240 260")
+    page.check("#read-guess")
+    page.click("#read-go")
+    page.wait_for_function("document.getElementById('read-status').textContent.startsWith('Best guess')")
+    assert sent[1]["crop"] == [10, 20, 240, 260] and sent[1]["allow_ambiguous"] is True
+    assert "uncertain" in (page.get_attribute("#read-status", "class") or "")
+    wait_dealt(page, 3, 3)
+    assert tiles_of(page) == [2, 4, 0, 1, 5, 3, 7, 8, 6]
+    assert "uncertain" in status(page)
+    assert page.get_attribute("#read-preview", "data-uncertain") == "true"
+    doubtful = page.eval_on_selector_all(
+        "#read-preview .read-cell.doubtful", "els => els.map(e => e.textContent)"
+    )
+    assert doubtful == ["1?", "5?"]  # cells 3 and 4, the group that could be read the other way round
+    page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusal
+
+
 # -- layout at the issue's four viewports ------------------------------------------------------------------
 LONG_STATUS = "Hint: 60 down · moves to go: at most 1079, at least 212"
 

@@ -74,6 +74,31 @@ def test_a_refused_reading_names_its_cause(client: TestClient) -> None:
     assert "reference" in body["detail"] and body["kind"].endswith("Error")
 
 
+def test_twin_tiles_are_refused_naming_allow_ambiguous_which_answers_a_marked_guess(
+    client: TestClient,
+) -> None:
+    """The page's "accept a best guess" box: the refusal names allow_ambiguous; with it the board comes back
+    with the cells that could be read another way in ``ambiguous`` (what the page marks uncertain)."""
+    from pictures import screenshot, synthetic_picture
+
+    picture = synthetic_picture(300, 300, seed=22)
+    picture.paste(picture.crop((0, 0, 100, 100)), (100, 100))  # cell 4 a copy of cell 0
+    picture.paste(picture.crop((200, 0, 300, 100)), (0, 200))  # and cell 6 of cell 2: parity cannot tell
+    board = Board.from_rows([[2, 4, 0], [1, 5, 3], [7, 8, 6]])
+    body = {
+        "screenshot": encode(screenshot(picture, board)),
+        "reference": encode(picture),
+        "width": 3,
+        "height": 3,
+    }
+    assert_refused(client.post("/api/read", json=body), 400, says="allow_ambiguous")
+    response = client.post("/api/read", json={**body, "allow_ambiguous": True})
+    assert response.status_code == 200, response.text
+    guess = response.json()
+    assert guess["ambiguous"] and all(len(group) > 1 for group in guess["ambiguous"])
+    assert sorted(guess["tiles"]) == list(range(9))
+
+
 def test_a_board_without_numbers_or_reference_is_refused(client: TestClient) -> None:
     flat = Image.new("RGB", (300, 300), (120, 130, 140))
     body = assert_refused(client.post("/api/read", json={"screenshot": encode(flat)}), 400)
@@ -174,11 +199,17 @@ def test_the_finished_picture_shown_beside_the_board_is_used_and_named(client: T
     response = client.post("/api/read", json={"screenshot": encode(shot.image)})
     assert response.status_code == 200, response.text
     read = response.json()
-    assert read["tiles"] == list(shot.board.tiles) and read["goal"] == list(shot.goal.tiles) and read["missing"] == 0
+    assert (
+        read["tiles"] == list(shot.board.tiles)
+        and read["goal"] == list(shot.goal.tiles)
+        and read["missing"] == 0
+    )
     assert shot.preview is not None and read["preview"] is not None
     x, y, w, h = shot.preview
     assert max(abs(a - b) for a, b in zip(read["preview"], (x, y, x + w, y + h), strict=True)) <= 6
-    plain = client.post("/api/read", json={"screenshot": encode(game_screenshot(Style(width=3, height=3, seed=6)).image)})
+    plain = client.post(
+        "/api/read", json={"screenshot": encode(game_screenshot(Style(width=3, height=3, seed=6)).image)}
+    )
     assert plain.status_code != 200 or plain.json()["preview"] is None
 
 

@@ -17,7 +17,16 @@ import {
 } from "./game.js";
 import { formatDealId, parseDealId, qualityText } from "./deal.js";
 import { BUILT_IN, adoptDataUrl, adoptFile, croppedPicture, forgetPicture, storedPicture } from "./picture.js";
-import { UNSURE, assembledPicture, drawReading, layoutOf, prepareUpload, readRequest } from "./reader.js";
+import {
+  UNSURE,
+  assembledPicture,
+  doubtfulCells,
+  drawReading,
+  layoutOf,
+  parseCrop,
+  prepareUpload,
+  readRequest,
+} from "./reader.js";
 import { addRecord, recordKey, records, summary, toCsv } from "./records.js";
 // the sides this server plays and the largest exact-length deal, served from its settings, not copied here
 import { LENGTH_CELLS, MAX_SIDE, MIN_SIDE } from "./limits.js";
@@ -115,6 +124,9 @@ const el = {
   readWidth: $("read-width"),
   readHeight: $("read-height"),
   readHole: $("read-hole"),
+  readOptions: $("read-options"),
+  readCrop: $("read-crop"),
+  readGuess: $("read-guess"),
   readGo: $("read-go"),
   readStatus: $("read-status"),
   readPreview: $("read-preview"),
@@ -1205,8 +1217,27 @@ function analysisText(a) {
 }
 
 // -- a board from a screenshot of another game (/api/read) ----------------------------------------------
-function setReadStatus(text) {
+function setReadStatus(text, { uncertain = false } = {}) {
   el.readStatus.textContent = text;
+  el.readStatus.classList.toggle("uncertain", uncertain);
+}
+
+// The request fields a refusal of /api/read names (npuzzle.web.app.field_words), as this card's controls.
+const READ_FIELDS = [
+  [/\bcrop \[x, y, w, h\]( \(pixels\))?|\bcrop\b/g, "“Board area”"],
+  [/\ballow_ambiguous\b/g, "“Accept a best guess”"],
+  [/\bhole_home\b/g, "“The hole belongs”"],
+];
+
+/** A refusal in the words of this card; the options it names are opened. */
+function readRefusal(message) {
+  let text = message;
+  for (const [field, words] of READ_FIELDS) {
+    if (field.test(text)) el.readOptions.open = true;
+    field.lastIndex = 0;
+    text = text.replace(field, words);
+  }
+  return text;
 }
 
 function chooseReadFile(kind, file) {
@@ -1233,22 +1264,33 @@ async function readScreenshot() {
     const width = Number(el.readWidth.value) || null;
     const height = Number(el.readHeight.value) || null;
     if ((width === null) !== (height === null)) throw new Error("give both the width and the height, or neither");
+    const crop = parseCrop(el.readCrop.value);
     const shot = await prepareUpload(readFiles.shot);
     const reference = readFiles.reference ? await prepareUpload(readFiles.reference) : null;
     const holeFirst = el.readHole.value === "first";
-    const answer = await api("/api/read", readRequest(shot, reference, { width, height, holeFirst }));
+    const guess = el.readGuess.checked;
+    const answer = await api("/api/read", readRequest(shot, reference, { width, height, holeFirst, crop, guess }));
     drawReading(el.readPreview, shot.image, answer);
     const unsure = answer.confidence.filter((c) => c < UNSURE).length;
+    const doubtful = doubtfulCells(answer).size; // only a best guess (allow_ambiguous) has any
     const how =
       answer.kind === "numbers"
         ? "numbers read"
         : reference
           ? "pieces matched to your picture"
           : "picture put back together from its pieces";
-    setReadStatus(
-      `Read a ${answer.width}×${answer.height} board (${how})` +
-        (unsure ? `; ${plural(unsure, "cell")} less sure, outlined: check them.` : "."),
-    );
+    if (doubtful) {
+      setReadStatus(
+        `Best guess, uncertain: a ${answer.width}×${answer.height} board (${how}); ${plural(doubtful, "cell")} ` +
+          "could be read another way (dashed, marked ?): check them against the screenshot.",
+        { uncertain: true },
+      );
+    } else {
+      setReadStatus(
+        `Read a ${answer.width}×${answer.height} board (${how})` +
+          (unsure ? `; ${plural(unsure, "cell")} less sure, outlined: check them.` : "."),
+      );
+    }
     if (!(await confirmNewDeal("Play the board from the screenshot"))) {
       setStatus("Kept your game");
       return;
@@ -1259,11 +1301,17 @@ async function readScreenshot() {
     setDeal({ width: answer.width, height: answer.height, layout: layoutOf(answer), goal: answer.goal, tiles: answer.tiles });
     if (narrow.matches) closePanel(); // the board it read, in full view, as soon as it is dealt
     await loadLayouts();
-    setStatus("The screenshot's board: Solve shows the way, Hint one move at a time");
-    announce(`Playing the ${answer.width} by ${answer.height} board read from the screenshot.`);
+    if (doubtful) {
+      setStatus("Best guess from the screenshot (uncertain): check it");
+      announce(`Playing a best guess of the ${answer.width} by ${answer.height} board: it may be wrong.`);
+    } else {
+      setStatus("The screenshot's board: Solve shows the way, Hint one move at a time");
+      announce(`Playing the ${answer.width} by ${answer.height} board read from the screenshot.`);
+    }
   } catch (error) {
-    setReadStatus(`Could not read it: ${error.message}`);
-    announce(`Could not read the screenshot: ${error.message}`);
+    const message = error.status ? readRefusal(error.message) : error.message;
+    setReadStatus(`Could not read it: ${message}`);
+    announce(`Could not read the screenshot: ${message}`);
   } finally {
     reading = false;
     el.readGo.disabled = !readFiles.shot;

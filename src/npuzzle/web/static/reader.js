@@ -26,31 +26,58 @@ function fileAsDataUrl(file) {
 
 /**
  * The file as a data URL the server accepts: as it is when small and in a format the server decodes,
- * else redrawn (scaled down to MAX_SIDE_PX) as a JPEG. Returns {url, image} (the image the server reads,
- * so the cells it reports can be cut from it).
+ * else redrawn (scaled down to MAX_SIDE_PX) as a JPEG. Returns {url, image, scale}: the image the server
+ * reads (the cells it reports are cut from it) and its pixels per pixel of the file.
  */
 export async function prepareUpload(file) {
   if (!file.type.startsWith("image/") && file.type !== "") throw new Error(`${file.name} is not an image`);
   const original = await fileAsDataUrl(file);
   const image = await loadImage(original);
   const big = Math.max(image.naturalWidth, image.naturalHeight) > MAX_SIDE_PX;
-  if (SEND_FORMATS.has(file.type) && file.size <= MAX_SEND_BYTES && !big) return { url: original, image };
+  if (SEND_FORMATS.has(file.type) && file.size <= MAX_SEND_BYTES && !big) return { url: original, image, scale: 1 };
   const scale = Math.min(1, MAX_SIDE_PX / Math.max(image.naturalWidth, image.naturalHeight));
   const canvas = document.createElement("canvas");
   canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
   canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
   canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
   const url = canvas.toDataURL("image/jpeg", 0.92);
-  return { url, image: await loadImage(url) };
+  return { url, image: await loadImage(url), scale: canvas.width / image.naturalWidth };
 }
 
-/** The request body of /api/read. */
-export function readRequest(shot, reference, { width, height, holeFirst }) {
+/**
+ * The board area typed as "x, y, width, height" (pixels of the screenshot): four whole numbers, or null for
+ * an empty box. Throws an Error quoting the text otherwise.
+ */
+export function parseCrop(text) {
+  const typed = String(text).trim();
+  if (!typed) return null;
+  const parts = typed.split(/[\s,;x×]+/).filter(Boolean);
+  const numbers = parts.map(Number);
+  if (parts.length !== 4 || !numbers.every((n) => Number.isInteger(n) && n >= 0) || !numbers[2] || !numbers[3]) {
+    throw new Error(
+      `the board area is four whole numbers, x, y, width, height in the screenshot's pixels (like 40, 120, 600, 600), not '${typed.slice(0, 40)}'`,
+    );
+  }
+  return numbers;
+}
+
+/**
+ * The request body of /api/read. `crop` is in the file's pixels; the server gets it in those of the image
+ * sent (a big screenshot is scaled down first).
+ */
+export function readRequest(shot, reference, { width, height, holeFirst, crop = null, guess = false }) {
   const body = { screenshot: shot.url };
   if (reference) body.reference = reference.url;
   if (width && height) Object.assign(body, { width, height });
   if (holeFirst) body.hole_home = 0;
+  if (crop) body.crop = crop.map((v, i) => Math.max(i < 2 ? 0 : 1, Math.round(v * shot.scale)));
+  if (guess) body.allow_ambiguous = true;
   return body;
+}
+
+/** The cells of a best guess that could be read another way (the reader's `ambiguous` groups). */
+export function doubtfulCells(reading) {
+  return new Set((reading.ambiguous ?? []).flat());
 }
 
 /** The game layout name of a reading's goal (classic, blank-first, or blank-at:MISSING). */
@@ -103,9 +130,13 @@ export function drawReading(container, image, reading) {
   container.style.aspectRatio = `${width} / ${height}`;
   container.setAttribute("role", "img");
   const unsure = confidence.filter((c) => c < UNSURE).length;
+  const doubtful = doubtfulCells(reading);
+  container.dataset.uncertain = String(doubtful.size > 0);
   container.setAttribute(
     "aria-label",
-    `The ${width} by ${height} board read from the screenshot: ${tiles.join(", ")} (0 is the hole)` +
+    (doubtful.size ? "A best guess, uncertain: the " : "The ") +
+      `${width} by ${height} board read from the screenshot: ${tiles.join(", ")} (0 is the hole)` +
+      (doubtful.size ? `; cells ${[...doubtful].join(", ")} could be read another way` : "") +
       (unsure ? `; ${unsure} cells read with low confidence` : ""),
   );
   const cells = tiles.map((label, cell) => {
@@ -120,10 +151,13 @@ export function drawReading(container, image, reading) {
     wrap.dataset.label = String(label);
     if (label === 0) wrap.classList.add("hole");
     if (confidence[cell] < UNSURE) wrap.classList.add("unsure");
+    if (doubtful.has(cell)) wrap.classList.add("doubtful");
     const badge = document.createElement("span");
     badge.className = "read-badge";
-    badge.textContent = label === 0 ? "hole" : String(label);
-    wrap.title = `cell ${cell}: ${label === 0 ? "the hole" : `piece ${label}`} (confidence ${Math.round(confidence[cell] * 100)} %)`;
+    badge.textContent = (label === 0 ? "hole" : String(label)) + (doubtful.has(cell) ? "?" : "");
+    wrap.title =
+      `cell ${cell}: ${label === 0 ? "the hole" : `piece ${label}`} (confidence ${Math.round(confidence[cell] * 100)} %` +
+      (doubtful.has(cell) ? "; a guess: it could be another piece of its group)" : ")");
     wrap.append(canvas, badge);
     return wrap;
   });
