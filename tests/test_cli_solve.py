@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -202,6 +203,15 @@ def test_a_heuristic_for_a_method_that_uses_none_is_bad_input() -> None:
         assert result.exit_code == 2, result.output
         data = json.loads(result.stdout)
         assert data["kind"] == "SolverOptionError" and "--heuristic manhattan would be ignored" in data["error"]
+
+
+def test_solve_input_refuses_the_options_its_jobs_do_not_carry(tmp_path: Path) -> None:
+    """Batch jobs have no heuristic, weight, partition or metric: those options were dropped without a word."""
+    boards = tmp_path / "boards.txt"
+    boards.write_text("8 6 7 2 5 4 3 0 1\n")
+    result = invoke("solve", "--input", str(boards), "--heuristic", "manhattan", "--weight", "2")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "--heuristic manhattan, --weight 2.0: not available with --input" in result.stderr
 
 
 def test_bfs_on_a_16x16_board_is_bad_input() -> None:

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import PuzzleError, SearchLimitExceeded
+from ..errors import PuzzleError, SearchLimitExceeded, SolverOptionError
 from ..search.limits import Limits
 from ..solution import Solution
 from .common import (
@@ -189,6 +189,14 @@ def solve_command(
                      ("--render", render_dir), ("--show", show)) if value]  # fmt: skip
             if drawn:  # they were ignored without a word
                 raise ValueError(f"{', '.join(drawn)} draw one board's solution: use them without --input")
+            unused = [f"{name} {value}" for name, value in (("--heuristic", heuristic), ("--weight", weight),
+                      ("--partition", partition), ("--metric", None if metric == "single" else metric))
+                      if value is not None]  # fmt: skip
+            if unused:  # batch jobs carry none of them: they were ignored without a word too
+                raise SolverOptionError(
+                    f"{', '.join(unused)}: not available with --input, whose boards are solved by --algorithm "
+                    "with its default heuristic in the single-tile metric; solve one BOARD to use them"
+                )
             _solve_batch(input_file, size, goal, blank, algorithm, jobs, limits, output, optimal, engine, address)
             return
         if engine != "local" or address is not None:
