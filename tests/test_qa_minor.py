@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import npuzzle
 from npuzzle import PuzzleError, SolverOptionError
+from npuzzle.cli import main
 from npuzzle.goals import classic
 from npuzzle.search.solver import Plan, choose_algorithm
 
@@ -29,3 +32,10 @@ def test_a_heuristic_is_used_or_refused_never_ignored() -> None:
     assert choose_algorithm(classic(4, 3), heuristic="manhattan") == Plan("idastar", "manhattan", None)
     assert choose_algorithm(classic(4, 3)) == Plan("bibfs", None, None)  # no heuristic named: as before
     assert npuzzle.solve(EIGHT, algorithm="bfs").length == 31
+
+
+def test_render_refuses_to_highlight_the_blank(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "board.png"
+    assert main(["render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", str(out), "--highlight", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "npuzzle: highlight 0 is the blank: name a tile to outline (1..8)" and not out.exists()

@@ -11,6 +11,7 @@ from PIL import Image
 from rich.text import Text
 
 from npuzzle.board import Board
+from npuzzle.errors import LabelError
 from npuzzle.goals import blank_at, classic
 from npuzzle.render import animate
 from npuzzle.render.animate import (
@@ -158,6 +159,15 @@ def test_highlight_that_cannot_move_is_outlined_without_arrow() -> None:
     image = render_board(board, highlight=1)
     painter = BoardPainter(board)
     assert highlighted_cells(image, painter, board) == [0]
+
+
+def test_highlight_must_be_a_tile_on_the_board() -> None:
+    """The blank (0) was drawn as nothing highlighted, without a word."""
+    board = Board.from_rows([[1, 2, 3], [4, 5, 6], [7, 0, 8]])
+    with pytest.raises(LabelError, match=r"highlight 0 is the blank: name a tile to outline \(1..8\)"):
+        render_board(board, highlight=0)
+    with pytest.raises(LabelError, match="highlight 9 is not on this 3x3 board"):
+        render_board(board, highlight=9)
 
 
 def test_moving_tiles_single_and_multi() -> None:

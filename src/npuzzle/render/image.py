@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..board import DIRECTION_DELTAS, Board
+from ..board import DIRECTION_DELTAS, Board, excerpt
 from ..errors import IllegalMoveError, LabelError, PuzzleError
 from ..goals import goal_for
 
@@ -506,6 +506,17 @@ class BoardPainter:
         )
 
 
+def _check_highlight(board: Board, label: int) -> None:
+    """:class:`LabelError` unless ``label`` is a tile of ``board``: the blank, or a number not on the board,
+    would be drawn as nothing highlighted, without a word."""
+    if label != board.blank and label in board.labels:
+        return
+    tiles = sorted(board.labels - {board.blank})
+    named = f"{tiles[0]}..{tiles[-1]}" if tiles[-1] - tiles[0] == len(tiles) - 1 else excerpt(tiles)
+    what = "the blank" if label == board.blank else f"not on this {board.width}x{board.height} board"
+    raise LabelError(f"highlight {excerpt(label)} is {what}: name a tile to outline ({named})")
+
+
 def render_board(
     board: Board,
     *,
@@ -529,7 +540,7 @@ def render_board(
     direction: str | None = None
     marked: tuple[int, ...] = ()
     if highlight is not None:
-        board.cell_of(highlight)  # LabelError for a tile that is not on the board
+        _check_highlight(board, highlight)
         try:
             marked, direction = moving_tiles(board, highlight, "multi")
         except IllegalMoveError:  # not in the blank's row or column: outline it, no arrow
