@@ -736,7 +736,7 @@ def _with_the_corner_seams_choose(
             f"(assumed), but the board read with it there differs: {advice}",
             reading,
         )
-    if _best_other_corner(image, other)[1] > -HOME_SWITCH:
+    if not _corner_wins(image, other):
         raise PictureReassemblyError(
             f"the tiles' seams do not settle which corner the missing piece belongs at: {advice}", reading
         )
@@ -760,9 +760,17 @@ def _read_with_the_home_top_left(
     # it must fit better than every other corner by HOME_SWITCH, not only no worse: dev seed 429 (a 3x5 of home
     # bottom-right, refused) read wrong with the home top-left, the bottom-right fitting only 0.17 better; the
     # boards read right this way fitted 0.67-0.74 better than any other corner
-    if reading.kind != "picture" or reading.grid is None or _best_other_corner(image, reading)[1] > -HOME_SWITCH:
+    if not _corner_wins(image, reading):
         raise refusal
     return reading
+
+
+def _corner_wins(image: PILImage.Image, reading: ScreenshotReading) -> bool:
+    """Whether ``reading``, a picture read from its tiles' seams, fits better with the missing piece's home at
+    ``reading.missing`` than at every other corner, by ``HOME_SWITCH`` typical seams (:func:`_best_other_corner`)."""
+    if reading.kind != "picture" or reading.grid is None:
+        return False
+    return _best_other_corner(image, reading)[1] <= -HOME_SWITCH
 
 
 HOME_SWITCH = 0.25  # typical seams by which the corner a board is read with must beat every other corner
@@ -773,9 +781,14 @@ HOME_DOUBT = 0.05
 _CORNER_NAMES = ("top-left", "top-right", "bottom-left", "bottom-right")
 
 
+def _corners(width: int, height: int) -> tuple[int, int, int, int]:
+    """The corner cells of a ``width`` x ``height`` board, in the order of :data:`_CORNER_NAMES`."""
+    return (0, width - 1, width * (height - 1), width * height - 1)
+
+
 def _corner_of(cell: int, width: int, height: int) -> int:
     """The index in :data:`_CORNER_NAMES` of corner ``cell`` of a ``width`` x ``height`` board."""
-    return (0, width - 1, width * (height - 1), width * height - 1).index(cell)
+    return _corners(width, height).index(cell)
 
 
 def _best_other_corner(image: PILImage.Image, reading: ScreenshotReading) -> tuple[int, float]:
@@ -792,8 +805,7 @@ def _best_other_corner(image: PILImage.Image, reading: ScreenshotReading) -> tup
     grid = reading.grid
     assert grid is not None
     width, height = grid.width, grid.height
-    n = width * height
-    corners = sorted({0, width - 1, n - width, n - 1})
+    corners = sorted(set(_corners(width, height)))
     if reading.missing not in corners:
         corners.append(reading.missing)
     cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
