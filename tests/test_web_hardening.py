@@ -679,3 +679,34 @@ def test_serve_port_0_prints_the_port_it_listens_on(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(20)
+
+
+def test_a_port_taken_after_the_check_is_the_checks_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The race after 09046eb: another program takes the port between ``npuzzle serve``'s check and the
+    server's bind. uvicorn would log ``[Errno 98]`` and exit 3 (after starting the warm-up); the server binds
+    first and says what the check says, exit 2."""
+    from npuzzle.cli import main, web_cmds
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = int(free.getsockname()[1])
+    taker = socket.socket()
+    real_check = web_cmds.check_port
+
+    def check_then_lose_the_port(host: str, port: int) -> None:
+        real_check(host, port)  # passes: the port is free now
+        taker.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        taker.bind((host, port))
+        taker.listen()
+
+    monkeypatch.setattr(web_cmds, "check_port", check_then_lose_the_port)
+    with taker:
+        code = main(["serve", "--port", str(port)])
+        _, err = capsys.readouterr()
+        with pytest.raises(ValueError) as checked:
+            real_check("127.0.0.1", port)
+    assert code == 2, err
+    assert err.strip() == f"npuzzle: {checked.value}", err  # one line, the check's own words
+    assert "already in use" in err and "Errno" not in err

@@ -22,7 +22,6 @@ def check_port(host: str, port: int) -> None:
     """Raise ``ValueError`` with a plain reason if ``host``:``port`` cannot be listened on (in use, no such
     address here, needs privileges); port 0 (any free one) always can. Bound as the server binds it
     (``SO_REUSEADDR``), then released at once."""
-    import errno
     import socket
 
     if port == 0:
@@ -30,27 +29,38 @@ def check_port(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise ValueError(f"cannot listen on --host {host!r}: no such address ({exc.strerror or exc})") from None
+        raise ValueError(cannot_listen(host, port, exc)) from None
     for family, kind, proto, _, address in infos[:1]:
         with socket.socket(family, kind, proto) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(address)
             except OSError as exc:
-                where = f"{host}:{port}"
-                if exc.errno == errno.EADDRINUSE:
-                    raise ValueError(
-                        f"port {port} on {host} is already in use (another npuzzle serve?); stop that server, "
-                        "or pick another with --port (--port 0 takes any free one)"
-                    ) from None
-                if exc.errno in (errno.EACCES, errno.EPERM):
-                    raise ValueError(
-                        f"not allowed to listen on {where} (ports below 1024 need administrator rights); "
-                        "pick a port from 1024 up with --port"
-                    ) from None
-                if exc.errno == errno.EADDRNOTAVAIL:
-                    raise ValueError(f"cannot listen on --host {host!r}: not an address of this machine") from None
-                raise ValueError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+                raise ValueError(cannot_listen(host, port, exc)) from None
+
+
+def cannot_listen(host: str, port: int, exc: OSError) -> str:
+    """The one line saying why ``host``:``port`` cannot be listened on, from the system's refusal ``exc``: the
+    same words whether :func:`check_port` saw it or the server's own bind did (the port taken in between)."""
+    import errno
+    import socket
+
+    where = f"{host}:{port}"
+    if isinstance(exc, socket.gaierror):
+        return f"cannot listen on --host {host!r}: no such address ({exc.strerror or exc})"
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} on {host} is already in use (another npuzzle serve?); stop that server, "
+            "or pick another with --port (--port 0 takes any free one)"
+        )
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (
+            f"not allowed to listen on {where} (ports below 1024 need administrator rights); "
+            "pick a port from 1024 up with --port"
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"cannot listen on --host {host!r}: not an address of this machine"
+    return f"cannot listen on {where}: {exc.strerror or exc}"
 
 
 def serve(
@@ -89,7 +99,7 @@ def serve(
     except ValueError as exc:
         fail(exc)
     from ..web.app import WebSettings, create_app
-    from ..web.server import make_server
+    from ..web.server import ListenError, make_server
 
     settings = WebSettings(
         max_seconds=max_seconds,
@@ -114,7 +124,11 @@ def serve(
             f"progress at http://{shown}:{bound}/api/status)"
         )
 
-    make_server(create_app(settings), host, port, settings, on_ready=ready).run()
+    server = make_server(create_app(settings), host, port, settings, on_ready=ready)
+    try:
+        server.run()
+    except ListenError as exc:  # the port was taken after check_port: the same one line, exit 2
+        fail(ValueError(cannot_listen(host, port, exc.cause)))
 
 
-__all__ = ["check_port", "register", "serve"]
+__all__ = ["cannot_listen", "check_port", "register", "serve"]

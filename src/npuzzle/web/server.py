@@ -7,7 +7,9 @@ head is not complete ``head_seconds`` after it opened (or after its previous ans
 deadline in :class:`~npuzzle.web.guard.BodyLimit`. Beyond ``max_connections`` open connections (or requests
 in progress) a request gets a 503 in the API's JSON shape (uvicorn's own ``limit_concurrency`` answers plain
 text, so it is not used), and h11 refuses a request head over ``max_head_bytes``.
-:class:`NpuzzleServer` reports the addresses it really listens on once it has started (``--port 0``).
+:class:`NpuzzleServer` binds its sockets before the application starts (a port taken meanwhile is a
+:class:`ListenError`, not uvicorn's exit 3) and reports the addresses it really listens on once it has started
+(``--port 0``).
 """
 
 from __future__ import annotations
@@ -98,9 +100,44 @@ def protocol_with_deadline(
     )
 
 
+class ListenError(Exception):
+    """The server cannot listen on ``host``:``port``: ``cause`` is the system's refusal (an ``OSError`` with
+    its errno: in use, not an address of this machine, no rights; or ``socket.gaierror``, no such host)."""
+
+    def __init__(self, host: str, port: int, cause: OSError) -> None:
+        super().__init__(f"cannot listen on {host}:{port}: {cause.strerror or cause}")
+        self.host, self.port, self.cause = host, port, cause
+
+
+def listen_sockets(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to ``host``:``port`` the way asyncio's ``create_server`` binds them when uvicorn gives it
+    a host and a port (every address the host resolves to, ``SO_REUSEADDR``, IPv6 ones IPv6-only), not yet
+    listening; :class:`ListenError` (and none left open) when one cannot be bound."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        raise ListenError(host, port, exc) from exc
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in dict.fromkeys(infos):  # each address once
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:  # Linux would make it dual-stack, taking the IPv4 port too
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+    except OSError as exc:
+        for sock in sockets:
+            sock.close()
+        raise ListenError(host, port, exc) from exc
+    return sockets
+
+
 class NpuzzleServer(uvicorn.Server):
-    """A uvicorn server that calls ``on_ready(addresses)`` once it listens: ``(host, port)`` pairs of the
-    sockets it really bound (the port the system chose for port 0)."""
+    """A uvicorn server that binds its sockets before anything else (the application's start-up, warm-up
+    included, runs only once it has them: a port taken since ``npuzzle serve`` checked it is a
+    :class:`ListenError`, where uvicorn would log the raw errno and exit 3) and calls ``on_ready(addresses)``
+    once it listens: ``(host, port)`` pairs of the sockets it really bound (the system's port for port 0)."""
 
     def __init__(
         self, config: uvicorn.Config, on_ready: Callable[[list[tuple[str, int]]], None] | None
@@ -115,6 +152,18 @@ class NpuzzleServer(uvicorn.Server):
             for sock in server.sockets
             for name in [sock.getsockname()]
         ]
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        config = self.config
+        if sockets is not None or config.fd is not None or config.uds is not None:
+            await super().serve(sockets)
+            return
+        sockets = listen_sockets(config.host, config.port)
+        try:
+            await super().serve(sockets)
+        finally:  # uvicorn closes them on a normal shutdown, not when its start-up fails
+            for sock in sockets:
+                sock.close()
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
@@ -145,4 +194,11 @@ def make_server(
     return NpuzzleServer(uvicorn.Config(app, **options), on_ready)
 
 
-__all__ = ["HeadDeadlineH11Protocol", "NpuzzleServer", "make_server", "protocol_with_deadline"]
+__all__ = [
+    "HeadDeadlineH11Protocol",
+    "ListenError",
+    "NpuzzleServer",
+    "listen_sockets",
+    "make_server",
+    "protocol_with_deadline",
+]
