@@ -31,6 +31,7 @@ from npuzzle.render.animate import (
 )
 from npuzzle.render.image import (
     DEFAULT_THEME,
+    MAX_CAPTION_LINES,
     BoardPainter,
     PictureError,
     cut_picture,
@@ -168,6 +169,20 @@ def test_highlight_must_be_a_tile_on_the_board() -> None:
         render_board(board, highlight=0)
     with pytest.raises(LabelError, match="highlight 9 is not on this 3x3 board"):
         render_board(board, highlight=9)
+
+
+def test_a_long_caption_is_wrapped_not_clipped() -> None:
+    board = classic(3, 3)
+    one_line = render_board(board, caption="solved in 20 moves")
+    text = "a caption that explains the position in some detail, far wider than the board it is drawn under"
+    wrapped = render_board(board, caption=text)
+    assert wrapped.width == one_line.width and wrapped.height > one_line.height
+    layout = BoardPainter(board).layout
+    strip = np.asarray(wrapped)[layout.board_size[1] :]
+    edges = np.concatenate([strip[:, : layout.margin // 2], strip[:, -layout.margin // 2 :]], axis=1)
+    assert (edges == DEFAULT_THEME.frame).all()  # clipped text ran into both edges
+    with pytest.raises(PictureError, match=f"needs more than {MAX_CAPTION_LINES} lines"):
+        render_board(board, caption="word " * 400)
 
 
 def test_moving_tiles_single_and_multi() -> None:

@@ -6,7 +6,7 @@ slide for animations. :func:`render_board` is the one-call form.
 
 Geometry (pixels): a frame of ``margin`` around a tray; cell ``(row, col)`` has its top-left corner at
 ``(margin + col * (tile_w + gap), margin + row * (tile_h + gap))``; an optional caption strip sits below the
-frame. Total width and height are always even (MP4 encoders need that), the spare pixel going to the
+frame, one line high, or as many lines as :func:`render_board`'s caption needs at the frame's width. Total width and height are always even (MP4 encoders need that), the spare pixel going to the
 right / bottom margin.
 
 A picture tile shows the part of the picture that belongs at the tile's *home*: the cell the tile occupies
@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,6 +47,8 @@ PNG_COMPRESS_LEVEL = (
     3  # zlib level: about 3× faster than Pillow's default 6 on pictures, files a few % larger
 )
 MIN_PICTURE_TILE = 8  # pixels: a picture cut finer than this is not a usable puzzle picture
+MAX_CAPTION_LINES = 12  # a caption needing more lines at the board's width is refused, not clipped
+CAPTION_LINE_SPACING = 1.25  # baseline to baseline, in font sizes
 FONT_FILES = (
     "DejaVuSans-Bold.ttf",
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
@@ -199,7 +201,8 @@ class Layout:
     tile_h: int  # pixels
     gap: int  # pixels between neighbouring tiles
     margin: int  # pixels of frame around the tray
-    caption_h: int = 0  # pixels of the caption strip below the frame, 0 for none
+    caption_line_h: int = 0  # pixels of a one-line caption strip below the frame, 0 for none
+    caption_lines: int = 1  # lines of text the strip holds
 
     def __post_init__(self) -> None:
         w, h = self.size
@@ -215,6 +218,28 @@ class Layout:
         w = 2 * self.margin + self.width * self.tile_w + (self.width - 1) * self.gap
         h = 2 * self.margin + self.height * self.tile_h + (self.height - 1) * self.gap
         return w + w % 2, h + h % 2
+
+    @property
+    def caption_font_size(self) -> int:
+        return max(11, round(self.caption_line_h * 0.5))
+
+    @property
+    def caption_line_step(self) -> int:
+        """Pixels from one caption line to the next."""
+        return round(self.caption_font_size * CAPTION_LINE_SPACING)
+
+    @property
+    def caption_h(self) -> int:
+        """Pixels of the caption strip (0 for none): one line's strip, and a step per further line; even."""
+        if not self.caption_line_h:
+            return 0
+        h = self.caption_line_h + (self.caption_lines - 1) * self.caption_line_step
+        return h + h % 2
+
+    @property
+    def caption_width(self) -> int:
+        """Pixels a caption line may take: the frame's width less its margins."""
+        return self.board_size[0] - 2 * self.margin
 
     @property
     def size(self) -> tuple[int, int]:
@@ -236,7 +261,9 @@ class Layout:
         return self.tile_w + self.gap, self.tile_h + self.gap
 
 
-def numbered_layout(width: int, height: int, tile_size: int | None = None, caption: bool = False) -> Layout:
+def numbered_layout(
+    width: int, height: int, tile_size: int | None = None, caption: bool = False, caption_lines: int = 1
+) -> Layout:
     """Square numbered tiles sized so the board is about :data:`BOARD_PIXELS` across."""
     if tile_size is None:
         tile_size = min(MAX_TILE, max(MIN_TILE, round(BOARD_PIXELS / max(width, height))))
@@ -245,12 +272,18 @@ def numbered_layout(width: int, height: int, tile_size: int | None = None, capti
     gap = max(2, round(tile_size / 20))
     margin = max(6, round(tile_size / 6))
     return Layout(
-        width, height, tile_size, tile_size, gap, margin, _caption_height(tile_size) if caption else 0
-    )
+        width, height, tile_size, tile_size, gap, margin, _caption_height(tile_size) if caption else 0,
+        caption_lines,
+    )  # fmt: skip
 
 
 def picture_layout(
-    picture: PILImage.Image, width: int, height: int, tile_size: int | None = None, caption: bool = False
+    picture: PILImage.Image,
+    width: int,
+    height: int,
+    tile_size: int | None = None,
+    caption: bool = False,
+    caption_lines: int = 1,
 ) -> Layout:
     """Tiles shaped like the picture's cells; at most :data:`MAX_PICTURE_SIDE` across, never enlarged."""
     check_picture_size(picture, width, height)
@@ -268,11 +301,13 @@ def picture_layout(
     side = max(tile_w, tile_h)
     gap = max(1, round(side / 60))
     margin = max(4, round(side / 12))
-    return Layout(width, height, tile_w, tile_h, gap, margin, _caption_height(side) if caption else 0)
+    return Layout(
+        width, height, tile_w, tile_h, gap, margin, _caption_height(side) if caption else 0, caption_lines
+    )
 
 
 def _caption_height(tile_side: int) -> int:
-    """Even, so the whole image stays even-sized."""
+    """A one-line caption strip's height; even, so the whole image stays even-sized."""
     return 2 * min(22, max(12, round(tile_side * 0.16)))
 
 
@@ -301,7 +336,8 @@ class BoardPainter:
     """Draws boards of one goal: numbered tiles, or pieces of ``picture`` placed by their home cells.
 
     ``numbers`` puts small numbers on picture tiles (numbered tiles always show theirs); ``captions``
-    reserves a strip under the board for :meth:`draw`'s ``caption``.
+    reserves a strip under the board for :meth:`draw`'s ``caption``, ``caption_lines`` lines high (a caption
+    wider than the board is wrapped onto them; see :func:`caption_lines_for`).
     """
 
     def __init__(
@@ -313,6 +349,7 @@ class BoardPainter:
         tile_size: int | None = None,
         captions: bool = False,
         theme: Theme = DEFAULT_THEME,
+        caption_lines: int = 1,
     ) -> None:
         from PIL import Image, ImageDraw
 
@@ -321,9 +358,11 @@ class BoardPainter:
         self.numbers = numbers
         self._picture = None if picture is None else load_picture(picture)
         if self._picture is None:
-            self.layout = numbered_layout(goal.width, goal.height, tile_size, captions)
+            self.layout = numbered_layout(goal.width, goal.height, tile_size, captions, caption_lines)
         else:
-            self.layout = picture_layout(self._picture, goal.width, goal.height, tile_size, captions)
+            self.layout = picture_layout(
+                self._picture, goal.width, goal.height, tile_size, captions, caption_lines
+            )
             lay = self.layout
             self._picture = self._picture.resize(
                 (lay.tile_w * goal.width, lay.tile_h * goal.height), Image.Resampling.LANCZOS
@@ -335,7 +374,7 @@ class BoardPainter:
         last = lay.cell_box(goal.n_cells - 1)
         draw.rectangle((lay.margin, lay.margin, last[2] - 1, last[3] - 1), fill=theme.tray)
         self._base = base
-        self.caption_font = get_font(max(11, round(lay.caption_h * 0.5))) if lay.caption_h else None
+        self.caption_font = get_font(lay.caption_font_size) if lay.caption_h else None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -493,17 +532,80 @@ class BoardPainter:
         draw.polygon(points, fill=self.theme.highlight)  # type: ignore[attr-defined]
 
     def _draw_caption(self, image: PILImage.Image, caption: str) -> None:
+        """``caption`` centred in the strip, wrapped onto its lines when it is wider than the board (a
+        caption needing more lines than the strip holds is drawn on one line, as before wrapping existed)."""
         from PIL import ImageDraw
 
         lay = self.layout
         _, top = lay.board_size
-        ImageDraw.Draw(image).text(
-            (image.width / 2, top + lay.caption_h / 2 - max(1, lay.margin // 3)),
-            caption,
-            fill=self.theme.caption_text,
-            font=self.caption_font,
-            anchor="mm",
+        lines = wrap_caption(caption, self.caption_font, lay.caption_width, lay.caption_lines)
+        if len(lines) > lay.caption_lines:
+            lines = [caption]
+        draw = ImageDraw.Draw(image)
+        # the block of lines sits where a single line always sat, moved up half a step per further line
+        first = top + lay.caption_h / 2 - max(1, lay.margin // 3) - (len(lines) - 1) * lay.caption_line_step / 2
+        for i, line in enumerate(lines):
+            draw.text(
+                (image.width / 2, first + i * lay.caption_line_step),
+                line,
+                fill=self.theme.caption_text,
+                font=self.caption_font,
+                anchor="mm",
+            )
+
+
+def wrap_caption(text: str, font: object, max_width: float, max_lines: int = MAX_CAPTION_LINES) -> list[str]:
+    """``text`` in lines at most ``max_width`` pixels wide in ``font``, broken at spaces (a word wider than a
+    line between characters; a newline in ``text`` always starts a line). Stops once it has ``max_lines + 1``
+    lines: a caption that long is refused, and a huge one is not measured to its end."""
+    measure = font.getlength  # type: ignore[attr-defined]
+    lines: list[str] = []
+    for paragraph in text.splitlines() or [""]:
+        if measure(paragraph) <= max_width:
+            lines.append(paragraph)
+        else:
+            line = ""
+            for word in paragraph.split():
+                candidate = f"{line} {word}" if line else word
+                if measure(candidate) <= max_width:
+                    line = candidate
+                    continue
+                if line:
+                    lines.append(line)
+                while len(word) > 1 and measure(word) > max_width and len(lines) <= max_lines:
+                    cut = _fitting_prefix(word, measure, max_width)
+                    lines.append(word[:cut])
+                    word = word[cut:]
+                line = word
+            lines.append(line)
+        if len(lines) > max_lines:
+            return lines[: max_lines + 1]
+    return lines
+
+
+def _fitting_prefix(word: str, measure: Callable[[str], float], max_width: float) -> int:
+    """Characters of ``word`` that fit in ``max_width`` (at least one, so wrapping always advances)."""
+    lo, hi = 1, len(word)  # measure(word[:lo]) fits or lo == 1; measure(word[:hi + 1]) does not
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if measure(word[:mid]) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def caption_lines_for(caption: str, layout: Layout) -> int:
+    """Lines ``caption`` takes under a board of ``layout`` (its one-line caption size), or
+    :class:`PictureError` past :data:`MAX_CAPTION_LINES`: clipped text would lose words without a word."""
+    font = get_font(layout.caption_font_size)
+    lines = wrap_caption(caption, font, layout.caption_width)
+    if len(lines) > MAX_CAPTION_LINES:
+        raise PictureError(
+            f"caption {excerpt(caption)} needs more than {MAX_CAPTION_LINES} lines at this board's width "
+            f"({layout.caption_width} pixels): shorten it, or use a larger --tile-size"
         )
+    return max(1, len(lines))
 
 
 def _check_highlight(board: Board, label: int) -> None:
@@ -534,9 +636,19 @@ def render_board(
     says where each picture tile belongs.
     """
     goal = goal_for(board, goal if goal is not None else "classic")
+    image = None if picture is None else load_picture(picture)  # loaded once: measured, then painted
+    lines = 1
+    if caption is not None:
+        one_line = (
+            numbered_layout(goal.width, goal.height, tile_size, caption=True)
+            if image is None
+            else picture_layout(image, goal.width, goal.height, tile_size, caption=True)
+        )
+        lines = caption_lines_for(caption, one_line)
     painter = BoardPainter(
-        goal, picture=picture, numbers=numbers, tile_size=tile_size, captions=caption is not None, theme=theme
-    )
+        goal, picture=image, numbers=numbers, tile_size=tile_size, captions=caption is not None, theme=theme,
+        caption_lines=lines,
+    )  # fmt: skip
     direction: str | None = None
     marked: tuple[int, ...] = ()
     if highlight is not None:
@@ -673,11 +785,13 @@ def grid_columns(n_frames: int) -> int:
 __all__ = [
     "DEFAULT_THEME",
     "IMAGE_SUFFIXES",
+    "MAX_CAPTION_LINES",
     "BoardPainter",
     "Layout",
     "PictureError",
     "Theme",
     "atomic_output",
+    "caption_lines_for",
     "cell_boxes",
     "check_output_dir",
     "check_output_file",
@@ -694,4 +808,5 @@ __all__ = [
     "render_board",
     "save_image",
     "save_tiles",
+    "wrap_caption",
 ]
