@@ -800,8 +800,9 @@ def test_a_screenshot_that_is_not_a_puzzle_is_refused_in_words(page: Any, tmp_pa
 
 
 def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: Any, tmp_path: Path) -> None:
-    """The board area and "accept a best guess" go out as crop and allow_ambiguous; a refusal naming those
-    fields names the card's controls and opens them; a best guess (``ambiguous`` cells) is marked uncertain.
+    """The board area, the hole's corner and "accept a best guess" go out as crop, hole_home and
+    allow_ambiguous; a refusal naming those fields names the card's controls and opens them; a best guess
+    (``ambiguous`` cells) is marked uncertain.
     The reader's answers are canned (its real work is tested through the API): a fast test."""
     import json
 
@@ -849,12 +850,18 @@ def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: An
     page.wait_for_function(
         "document.getElementById('read-status').textContent.includes('four whole numbers')"
     )
-    assert len(sent) == 1  # a malformed area is refused on the page
     page.fill("#read-crop", "10, 20, 240 260")
+    page.select_option("#read-hole", "top-right")
+    page.click("#read-go")
+    page.wait_for_function("document.getElementById('read-status').textContent.includes('give the width')")
+    assert len(sent) == 1  # a malformed area, a corner of a board of no known size: refused on the page
+    page.select_option("#read-width", "3")
+    page.select_option("#read-height", "3")
     page.check("#read-guess")
     page.click("#read-go")
     page.wait_for_function("document.getElementById('read-status').textContent.startsWith('Best guess')")
     assert sent[1]["crop"] == [10, 20, 240, 260] and sent[1]["allow_ambiguous"] is True
+    assert (sent[1]["width"], sent[1]["height"], sent[1]["hole_home"]) == (3, 3, 2)  # the top right cell
     assert "uncertain" in (page.get_attribute("#read-status", "class") or "")
     wait_dealt(page, 3, 3)
     assert tiles_of(page) == [2, 4, 0, 1, 5, 3, 7, 8, 6]

@@ -22,6 +22,7 @@ import {
   assembledPicture,
   doubtfulCells,
   drawReading,
+  holeHome,
   layoutOf,
   parseCrop,
   prepareUpload,
@@ -1265,11 +1266,11 @@ async function readScreenshot() {
     const height = Number(el.readHeight.value) || null;
     if ((width === null) !== (height === null)) throw new Error("give both the width and the height, or neither");
     const crop = parseCrop(el.readCrop.value);
+    const hole = holeHome(el.readHole.value, width, height);
     const shot = await prepareUpload(readFiles.shot);
     const reference = readFiles.reference ? await prepareUpload(readFiles.reference) : null;
-    const holeFirst = el.readHole.value === "first";
     const guess = el.readGuess.checked;
-    const answer = await api("/api/read", readRequest(shot, reference, { width, height, holeFirst, crop, guess }));
+    const answer = await api("/api/read", readRequest(shot, reference, { width, height, hole, crop, guess }));
     drawReading(el.readPreview, shot.image, answer);
     const unsure = answer.confidence.filter((c) => c < UNSURE).length;
     const doubtful = doubtfulCells(answer).size; // only a best guess (allow_ambiguous) has any

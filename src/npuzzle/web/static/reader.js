@@ -62,14 +62,25 @@ export function parseCrop(text) {
 }
 
 /**
+ * The cell (0-based) where the missing piece belongs for the corner chosen ("" for the usual bottom right:
+ * null, the reader's default). The top right and bottom left need the board's size to be named.
+ */
+export function holeHome(corner, width, height) {
+  if (!corner) return null;
+  if (corner === "top-left") return 0;
+  if (!width || !height) throw new Error(`give the width and the height to put the hole's home ${corner.replace("-", " ")}`);
+  return corner === "top-right" ? width - 1 : (height - 1) * width;
+}
+
+/**
  * The request body of /api/read. `crop` is in the file's pixels; the server gets it in those of the image
  * sent (a big screenshot is scaled down first).
  */
-export function readRequest(shot, reference, { width, height, holeFirst, crop = null, guess = false }) {
+export function readRequest(shot, reference, { width, height, hole = null, crop = null, guess = false }) {
   const body = { screenshot: shot.url };
   if (reference) body.reference = reference.url;
   if (width && height) Object.assign(body, { width, height });
-  if (holeFirst) body.hole_home = 0;
+  if (hole !== null) body.hole_home = hole;
   if (crop) body.crop = crop.map((v, i) => Math.max(i < 2 ? 0 : 1, Math.round(v * shot.scale)));
   if (guess) body.allow_ambiguous = true;
   return body;
