@@ -158,3 +158,11 @@ def test_a_tatham_id_with_another_size_is_refused(capsys: pytest.CaptureFixture[
     code, out, err = run(capsys, "show", "3x3:1,2,3,4,5,6,7,8,0", "--size", "4x4")
     assert (code, out) == (2, "") and "Tatham game id says 3x3" in err and "is 4x4" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_label_option_is_plain_digits_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """click's integer type read --blank 1_0 as 10, and the board then had that blank."""
+    code, out, err = run(capsys, "show", "1 2 3 / 4 5 6 / 7 8 10", "--blank", "1_0")
+    assert (code, out) == (2, "") and "'1_0' is not a tile label" in err
+    code, out, _ = run(capsys, "show", "-1 2 3 / 4 5 6 / 7 8 0", "--blank", "-1", "-f", "line")
+    assert (code, out.strip()) == (0, "-1 2 3 / 4 5 6 / 7 8 0")

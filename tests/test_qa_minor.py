@@ -39,3 +39,5 @@ def test_render_refuses_to_highlight_the_blank(tmp_path: Path, capsys: pytest.Ca
     assert main(["render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", str(out), "--highlight", "0"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "npuzzle: highlight 0 is the blank: name a tile to outline (1..8)" and not out.exists()
+    assert main(["render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", str(out), "--highlight", "0_8"]) == 2  # not tile 8
+    assert "'0_8' is not a tile label" in capsys.readouterr().err and not out.exists()

@@ -25,6 +25,7 @@ from ..notation import (  # korf_instance_line: imported from here before it mov
     korf_instance_line,
     parse_board,
     parse_board_or_korf_line,
+    parse_integer,
     parse_size,
 )
 
@@ -34,12 +35,25 @@ EXIT_BAD_INPUT = 2
 EXIT_LIMIT = 3
 EXIT_INTERNAL = 4  # InvalidSolutionError: never a wrong answer with exit 0
 
+def parse_label_option(value: object) -> int:
+    """A tile label given as an option (``--blank``, ``--highlight``), by the board text's rule
+    (:func:`~npuzzle.notation.parse_integer`): click's own integer type would read ``1_0`` as 10."""
+    if not isinstance(value, str):  # the default, already an int
+        return value  # type: ignore[return-value]
+    label = parse_integer(value.strip())
+    if label is None:
+        raise typer.BadParameter(f"{value!r} is not a tile label: digits 0-9, an optional sign first")
+    return label
+
+
 # Shared option declarations, so every command spells them the same way.
 SizeOption = Annotated[
     str | None, typer.Option("--size", "-s", help="Board size WxH (width x height), e.g. 4x3. Needed only "
                               "when the tile count is not square and the text has no rows.")
 ]
-BlankOption = Annotated[int, typer.Option("--blank", "-b", help="Label of the empty cell.")]
+BlankOption = Annotated[
+    int, typer.Option("--blank", "-b", parser=parse_label_option, help="Label of the empty cell.")
+]
 GoalOption = Annotated[
     str,
     typer.Option(
@@ -280,6 +294,7 @@ __all__ = [
     "load_board",
     "load_goal",
     "looks_like_path",
+    "parse_label_option",
     "progress_reporter",
     "read_board_text",
 ]

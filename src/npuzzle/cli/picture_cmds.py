@@ -28,6 +28,7 @@ from .common import (
     fail,
     load_board,
     load_goal,
+    parse_label_option,
     working,
 )
 
@@ -129,7 +130,9 @@ def render(
     ] = None,
     highlight: Annotated[
         int | None,
-        typer.Option("--highlight", help="Outline this tile and point an arrow where it would go."),
+        typer.Option(
+            "--highlight", parser=parse_label_option, help="Outline this tile and point an arrow where it would go."
+        ),
     ] = None,
     numbers: NumbersOption = True,
     tile_size: TileSizeOption = None,
