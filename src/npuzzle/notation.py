@@ -52,7 +52,7 @@ BOARD_STYLES = ("grid", "line", "json", "rows", "tatham", "korf", "42")
 # Numbers in user text are ASCII digits, a label or a move with an optional sign. int() alone would also
 # take "1_0" (as 10) and other scripts' digits ("٣"), and \d matches those digits too, so a typo would be
 # read as another number rather than refused.
-INTEGER = re.compile(r"[+-]?[0-9]+")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 _DIGITS = re.compile(r"[0-9]+")
 _TATHAM = re.compile(r"^\s*([0-9]+)\s*x\s*([0-9]+)\s*:\s*(.*)$", re.DOTALL)
 _SIZE = re.compile(r"^\s*([0-9]+)\s*[xX×*]\s*([0-9]+)\s*$")
@@ -94,7 +94,7 @@ def parse_integer(token: str) -> int | None:
     >>> parse_integer("-12"), parse_integer("1_0")
     (-12, None)
     """
-    if not INTEGER.fullmatch(token):
+    if not _INTEGER.fullmatch(token):
         return None
     try:
         return int(token)
@@ -115,7 +115,7 @@ def _token_to_label(token: str, blank: int, source: str) -> int:
 
 def _number_hint(token: str) -> str:
     """How to write a number, for a refused token that looks like one was meant (``1_0``, ``٣``)."""
-    if INTEGER.fullmatch(token) or not re.search(r"[\d_]", token):
+    if _INTEGER.fullmatch(token) or not re.search(r"[\d_]", token):
         return ""
     return " (numbers are written with the digits 0-9 only, an optional sign first)"
 
