@@ -41,3 +41,11 @@ def test_render_refuses_to_highlight_the_blank(tmp_path: Path, capsys: pytest.Ca
     assert err.strip() == "npuzzle: highlight 0 is the blank: name a tile to outline (1..8)" and not out.exists()
     assert main(["render", "1 2 3 / 4 5 6 / 7 _ 8", "-o", str(out), "--highlight", "0_8"]) == 2  # not tile 8
     assert "'0_8' is not a tile label" in capsys.readouterr().err and not out.exists()
+
+
+def test_a_weight_is_used_or_refused_never_ignored() -> None:
+    """astar dropped a weight, idastar, greedy, bfs and constructive never read it."""
+    for algorithm in ("astar", "idastar", "greedy", "bfs"):
+        with pytest.raises(SolverOptionError, match=f"--algorithm {algorithm} would ignore it"):
+            npuzzle.solve(EIGHT, algorithm=algorithm, weight=3)
+    assert choose_algorithm(EIGHT, weight=3) == Plan("wastar", "linear-conflict", 3)

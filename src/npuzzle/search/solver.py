@@ -134,8 +134,9 @@ def choose_algorithm(
     boards pattern databases when :mod:`npuzzle.search.pdb_backend` is installed (single metric) else IDA*
     with linear conflict (:func:`multi_heuristic` in the multi metric); with a heuristic named, IDA* with it
     at any size. Other heuristic-driven algorithms default to linear conflict, or crossings in the multi
-    metric. A heuristic named for a method that uses none (bfs, bibfs, pdb, constructive) is a
-    :class:`SolverOptionError`, not ignored.
+    metric. A heuristic named for a method that uses none (bfs, bibfs, pdb, constructive), or a weight for
+    any method but wastar (and auto, which it turns into wastar), is a :class:`SolverOptionError`, not
+    ignored.
 
     ``multi-pdb`` on a board whose tables do not fit (:func:`npuzzle._kernels.multi_pdb.fits`: over 16
     cells) raises :class:`ProblemTooLargeError`.
@@ -155,6 +156,11 @@ def choose_algorithm(
     if weight is not None and not (1 <= weight <= 1e6):  # nan fails both comparisons
         raise SolverOptionError(
             f"weight must be a number from 1 to 1,000,000 (greedy ignores g), got {excerpt(weight)}"
+        )
+    if weight is not None and algorithm not in ("auto", "wastar"):  # auto with a weight runs wastar
+        raise SolverOptionError(
+            f"--weight {excerpt(weight)} weighs wastar's search; --algorithm {algorithm} would ignore it: leave "
+            "it out, or use --algorithm wastar"
         )
     n = board.n_cells
     if algorithm == "auto":
