@@ -232,3 +232,28 @@ def test_read_a_whole_window_without_size_or_reference(tmp_path: Path, capsys: p
         assert data["tiles"] == list(pictured.board.tiles) and data["goal"] == list(pictured.goal.tiles)
     else:  # or refused with a named cause, never a wrong board with exit 0
         assert code == 2 and data["kind"].endswith("Error") and data["error"]
+
+
+def test_read_debug_draws_the_grid_of_a_refusal_that_holds_no_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 3x3 of numbered tiles with no empty cell: the grid is found, the numbers refused (no reading to
+    return); --debug still draws the grid the refusal is about (it wrote nothing before)."""
+    import shutil
+
+    from PIL import ImageDraw, ImageFont
+
+    if shutil.which("tesseract") is None:
+        pytest.skip("tesseract-ocr not installed")
+    shot = Image.new("RGB", (420, 420), (240, 240, 240))
+    draw = ImageDraw.Draw(shot)
+    font = ImageFont.truetype("DejaVuSans-Bold.ttf", 60)
+    for cell in range(9):
+        x, y = 30 + cell % 3 * 125, 30 + cell // 3 * 125
+        draw.rectangle([x, y, x + 115, y + 115], fill=(90, 110, 160))
+        draw.text((x + 40, y + 25), str(cell + 1), fill="white", font=font)
+    shot.save(tmp_path / "full.png")
+    code = main(["read", str(tmp_path / "full.png"), "--debug", str(tmp_path / "grid.png")])
+    _, err = capsys.readouterr()
+    assert code == 2 and "no empty cell" in err
+    assert "the grid found" in err and Image.open(tmp_path / "grid.png").size == shot.size

@@ -34,6 +34,7 @@ from .common import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..render.animate import ExportResult
+    from ..render.locate import Grid
     from ..render.vision import ScreenshotReading
     from ..solution import Solution
 
@@ -200,22 +201,21 @@ def _read(
                 crop=_parse_crop(crop), hole_home=hole_home,
             )  # fmt: skip
     except HANDLED as exc:
-        guess = getattr(exc, "reading", None)
-        if debug is not None and guess is not None:
-            _write_debug(screenshot, guess, debug)
+        refused_grid = getattr(exc, "grid", None)  # a refusal's grid, with or without a rejected reading
+        if debug is not None and refused_grid is not None:
+            _write_debug(screenshot, refused_grid, debug)
         raise
-    if debug is not None:
-        _write_debug(screenshot, reading, debug)
+    if debug is not None and reading.grid is not None:
+        _write_debug(screenshot, reading.grid, debug)
     return reading
 
 
-def _write_debug(screenshot: Path, reading: ScreenshotReading, path: Path) -> None:
+def _write_debug(screenshot: Path, grid: Grid, path: Path) -> None:
     from ..render.image import load_picture, save_image
     from ..render.locate import draw_grid
 
-    if reading.grid is not None:
-        save_image(draw_grid(load_picture(screenshot, "screenshot"), reading.grid), path)
-        typer.echo(f"wrote {path} (the grid found)", err=True)
+    save_image(draw_grid(load_picture(screenshot, "screenshot"), grid), path)
+    typer.echo(f"wrote {path} (the grid found)", err=True)
 
 
 def _ambiguity_extra(exc: BaseException) -> dict[str, Any] | None:

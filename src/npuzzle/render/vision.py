@@ -252,11 +252,13 @@ def _match_global_stats(shot: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 class ReadingError(PictureError):
     """A screenshot was read, but the reading is not one to stand behind; the message names the likely cause.
-    ``reading`` is the rejected reading when there is one (for a debug picture), else ``None``."""
+    ``reading`` is the rejected reading when there is one, else ``None``; ``grid`` the grid the refusal is
+    about (the reading's, if any), else ``None`` (both for a debug picture)."""
 
-    def __init__(self, message: str, reading: ScreenshotReading | None = None) -> None:
+    def __init__(self, message: str, reading: ScreenshotReading | None = None, grid: Grid | None = None) -> None:
         super().__init__(message)
         self.reading = reading
+        self.grid = grid if grid is not None or reading is None else reading.grid
 
 
 class ReferenceMismatchError(ReadingError):
@@ -1197,6 +1199,25 @@ def _read_layout(
     hole_home: int | str | None,
     strict: bool,
     pictures: bool = True,
+) -> ScreenshotReading:
+    """:func:`_read_grid`; a refusal names ``grid`` (for a debug picture of the grid it is about) when it
+    holds no reading that does."""
+    try:
+        return _read_grid(image, grid, width, height, hole_home, strict, pictures)
+    except ReadingError as refusal:
+        if refusal.grid is None:
+            refusal.grid = grid
+        raise
+
+
+def _read_grid(
+    image: PILImage.Image,
+    grid: Grid,
+    width: int | None,
+    height: int | None,
+    hole_home: int | str | None,
+    strict: bool,
+    pictures: bool,
 ) -> ScreenshotReading:
     """One grid read: numbers, or (``pictures``) picture tiles reassembled. Reassembly is tried on the best
     grid only: a picture's own parts (a block of tiles, half tiles) also form grids, and the tiles of such a
