@@ -257,3 +257,13 @@ def test_read_debug_draws_the_grid_of_a_refusal_that_holds_no_reading(
     _, err = capsys.readouterr()
     assert code == 2 and "no empty cell" in err
     assert "the grid found" in err and Image.open(tmp_path / "grid.png").size == shot.size
+
+
+@pytest.mark.parametrize("crop", ["²,0,10,10", "0,0,1_0,10", "-1,0,10,10", "0,0,10"])
+def test_read_crop_takes_four_plain_whole_numbers(
+    crop: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'²' passed isdigit() and then int() refused it with a raw message; '1_0' was read as 10."""
+    Image.new("RGB", (40, 40)).save(tmp_path / "shot.png")
+    code = main(["read", str(tmp_path / "shot.png"), "--crop", crop])
+    assert code == 2 and "--crop takes X,Y,W,H in whole pixels" in capsys.readouterr().err

@@ -90,6 +90,7 @@ def test_named_layouts_take_the_starts_labels_in_order() -> None:
         ("classic", {"cell": 4}, "cell= goes with the blank-at layout"),
         ("snake", {"seed": 1}, "seed= goes with the random layout"),
         ("spiral:2", {}, "takes no parameter"),
+        ("blank-at:\u0668", {}, "needs the blank's cell"),  # an Arabic-Indic 8 was read as cell 8
     ],
 )
 def test_goal_parameters_are_read_strictly(layout: str, kwargs: dict[str, int], message: str) -> None:

@@ -14,6 +14,7 @@ import pytest
 from interpreters import run_python
 from npuzzle.board import Board
 from npuzzle.canonical import from_canonical, to_canonical
+from npuzzle.errors import BoardFormatError
 from npuzzle.goals import blank_first, classic, goal
 from npuzzle.heuristics import pdb
 from npuzzle.heuristics.pdb import (
@@ -76,6 +77,13 @@ def test_kernel_rank_matches_reference() -> None:
 
 
 # -- partitions ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["7_8", "1_4-1", "+6-6-3 x", "٧-8"])
+def test_partition_sizes_are_plain_digits(name: str) -> None:
+    """int() would read "1_4" as 14 and "٧" as 7."""
+    with pytest.raises(BoardFormatError, match="partition must be a name like"):
+        standard_partition(4, 4, 15, name)
+
+
 def test_standard_partitions_cover_the_board() -> None:
     for cell in range(16):
         for name in ("7-8", "6-6-3", "5-5-5", "auto"):

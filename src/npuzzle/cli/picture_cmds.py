@@ -171,9 +171,10 @@ def _parse_crop(crop: str | None) -> tuple[int, int, int, int] | None:
     if crop is None:
         return None
     parts = crop.replace(" ", "").split(",")
-    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+    # ASCII digits only: isdigit() alone takes "²", which int() then refuses with a raw message
+    if len(parts) != 4 or not all(part.isascii() and part.isdigit() for part in parts):
         raise PictureError(f"--crop takes X,Y,W,H in whole pixels, got {crop!r}")
-    x, y, w, h = (int(p) for p in parts)
+    x, y, w, h = (int(part) for part in parts)
     return x, y, w, h
 
 

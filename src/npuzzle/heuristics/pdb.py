@@ -261,12 +261,14 @@ def standard_partition(width: int, height: int, blank_cell: int, name: str = "au
     if key == "auto":
         sizes = _auto_sizes(n, n - 1, AUTO_MAX_PLACEMENTS)
     else:
-        try:
-            sizes = [int(s) for s in key.split("-")]
-        except ValueError:
+        from ..notation import parse_integer
+
+        parsed = [parse_integer(s) for s in key.split("-")]
+        sizes = [size for size in parsed if size is not None]
+        if len(sizes) != len(parsed):  # plain digits only: int() would read "1_4" as 14
             raise BoardFormatError(
                 f"partition must be a name like 7-8, 6-6-3, 5-5-5, auto or sizes like 6-6-6-6, got {name!r}"
-            ) from None
+            )
         if sum(sizes) != n - 1 or min(sizes) < 1:
             raise BoardFormatError(
                 f"partition sizes {name!r} must add up to {n - 1}, the tiles of a {width}x{height} board"
