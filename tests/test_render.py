@@ -476,3 +476,25 @@ def test_ffmpeg_failure_is_one_line_naming_the_file(tmp_path: Path, monkeypatch:
     assert "\n" not in str(info.value) and "FFMPEG COMMAND" not in str(info.value)
     assert "v.mp4" in str(info.value) and "Broken pipe" in str(info.value)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("tile_size", [24, 40, None])
+def test_step_captions_fit_their_strip_on_narrow_boards(tile_size: int | None) -> None:
+    """Every step caption of a 2-wide board fits the painter's strip without being cut: the strip is as many
+    lines high as the widest caption needs (at 24 px tiles "move 9 of 16: tile 5 ↓" ran off both sides)."""
+    from npuzzle.generate import walk
+    from npuzzle.render.image import wrap_caption
+    from npuzzle.search.solver import solve
+
+    goal = classic(2, 3)
+    solution = solve(walk(goal, 40, seed=3), goal)
+    painter = animate.make_painter(solution, tile_size=tile_size)
+    font, layout = painter.caption_font, painter.layout
+    needed = {
+        len(wrap_caption(animate.step_caption(step, solution.length, font, painter.numbers), font, layout.caption_width))
+        for step in animate.solution_steps(solution)
+    }
+    assert max(needed) <= layout.caption_lines
+    assert {animate.draw_step(painter, step, solution.length).size for step in animate.solution_steps(solution)} == {
+        layout.size
+    }

@@ -27,6 +27,7 @@ from ..solution import Solution
 from .image import (
     DEFAULT_THEME,
     IMAGE_SUFFIXES,
+    MAX_CAPTION_LINES,
     BoardPainter,
     PictureError,
     Theme,
@@ -39,6 +40,7 @@ from .image import (
     grid_columns,
     moving_tiles,
     save_image,
+    wrap_caption,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -141,10 +143,36 @@ def make_painter(
     captions: bool = True,
     theme: Theme = DEFAULT_THEME,
 ) -> BoardPainter:
-    """A painter for the boards of ``solution`` (picture tiles placed by their cell in the goal)."""
-    return BoardPainter(
+    """A painter for the boards of ``solution`` (picture tiles placed by their cell in the goal), its caption
+    strip as many lines high as the widest step caption needs at the board's width (one on most boards)."""
+    painter = BoardPainter(
         solution.goal, picture=picture, numbers=numbers, tile_size=tile_size, captions=captions, theme=theme
     )
+    lines = _caption_lines(solution, painter)
+    if lines == 1:
+        return painter
+    return BoardPainter(
+        solution.goal, picture=picture, numbers=numbers, tile_size=tile_size, captions=captions, theme=theme,
+        caption_lines=lines,
+    )  # fmt: skip
+
+
+def _caption_lines(solution: Solution, painter: BoardPainter) -> int:
+    """Lines the widest of ``solution``'s step captions takes under ``painter``'s board (at most
+    :data:`~npuzzle.render.image.MAX_CAPTION_LINES`): the last move's number with the largest tile, each
+    way, and the closing caption."""
+    if painter.caption_font is None:
+        return 1
+    n = solution.length
+    top = max(solution.goal.labels)
+    widest = [Step(n - 1, solution.goal, top, (top,), way) for way in "UDLR"] if n else []
+    widest.append(Step(n, solution.goal, None, (), None))
+    width = painter.layout.caption_width
+    return max(
+        min(len(wrap_caption(step_caption(step, n, painter.caption_font, painter.numbers), painter.caption_font,
+                             width)), MAX_CAPTION_LINES)
+        for step in widest
+    )  # fmt: skip
 
 
 def draw_step(painter: BoardPainter, step: Step, n_moves: int, captions: bool = True) -> PILImage.Image:
