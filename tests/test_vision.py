@@ -641,3 +641,33 @@ def test_a_board_whose_grid_lines_are_not_found_is_read_from_its_rectangle() -> 
     shot = game_screenshot(random_style(31, kind="picture", missing_bottom_right=False))
     reading = read_screenshot(shot.image, reference=shot.reference)
     assert reading.board == shot.board and reading.goal == shot.goal
+
+
+def test_a_dark_picture_whose_tiles_match_every_piece_alike_is_not_stood_behind() -> None:
+    """QA 2026-11-27: a 3x3 of the Hubble Deep Field read with its reference came back wrong with exit 0 (mean
+    RMS 0.06, a strong match in absolute terms, while most tiles fit most pieces about as well). Now the whole
+    board is in doubt: refused, or with allow-ambiguous the best guess with every cell marked."""
+    data = Path(__file__).parent / "data" / "screenshots"
+    shot = Image.open(data / "starfield_3x3_window.png")
+    with pytest.raises(AmbiguousTilesError, match="the board as a whole is in doubt"):
+        read_screenshot(shot, reference=data / "starfield_reference.jpg")
+    guess = read_screenshot(shot, reference=data / "starfield_reference.jpg", strict=False)
+    assert guess.ambiguous == (tuple(range(9)),)
+
+
+def test_match_contrast_tells_distinct_matches_from_alike_ones() -> None:
+    """0 when each tile matches only its own piece; near 1 when the matched pairs are no closer than the rest."""
+    from npuzzle.render.vision import FORBIDDEN, _match_contrast
+
+    n = 4
+    distinct = np.full((n + 1, n + 1), 0.3)
+    alike = np.full((n + 1, n + 1), 0.06)
+    for cost in (distinct, alike):
+        cost[n, :n], cost[n, n] = 0.0, FORBIDDEN
+    columns = np.array([1, 0, 4, 2, 3])  # cell 2 is the hole, piece 3 missing
+    for cell, piece in enumerate(columns[:n]):
+        if piece < n:
+            distinct[cell, piece] = 0.0
+            alike[cell, piece] = 0.05
+    assert _match_contrast(distinct, columns) == 0.0
+    assert _match_contrast(alike, columns) == pytest.approx(0.05 / 0.06)
