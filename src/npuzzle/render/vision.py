@@ -728,8 +728,8 @@ def _with_the_corner_seams_choose(
     unless the picture fits better (by ``HOME_DOUBT``) with that home at another corner
     (:func:`_best_other_corner`).
     Then, with the home assumed, the board is read again with the home at that corner (``read_seams``), and
-    that reading is kept if the corner it was read with then fits better than every other by ``HOME_SWITCH``; a
-    home the user gave is refused.
+    that reading is kept if the corner it was read with then fits better than every other corner by
+    ``HOME_SWITCH`` (:func:`_corner_wins`); a home the user gave is refused.
 
     A game whose missing piece belongs top-left, read with it assumed bottom-right, came back with a wrong
     board (QA, 2026-11-27; 8 of 24 fresh screenshots 45000-45023): its pieces fill the frame shifted by a
@@ -776,7 +776,7 @@ def _read_with_the_home_top_left(
 ) -> ScreenshotReading:
     """After the seams refused the board with the missing piece's home assumed bottom-right (``refusal``):
     the board read with it top-left, as blank-first games have it, if that reading passes every check and
-    fits better than any other corner by ``HOME_SWITCH`` (:func:`_best_other_corner`); else ``refusal`` stands. Such boards
+    fits better than any other corner by ``HOME_SWITCH`` (:func:`_corner_wins`); else ``refusal`` stands. Such boards
     read with the wrong home fit poorly, so were mostly refused (fresh 45000-45046 with the home top-left:
     25 of 33 refused)."""
     try:
@@ -793,7 +793,10 @@ def _read_with_the_home_top_left(
 
 def _corner_wins(image: PILImage.Image, reading: ScreenshotReading) -> bool:
     """Whether ``reading``, a picture read from its tiles' seams, fits better with the missing piece's home at
-    ``reading.missing`` than at every other corner, by ``HOME_SWITCH`` typical seams (:func:`_best_other_corner`)."""
+    ``reading.missing`` than at every other corner, by ``HOME_SWITCH`` typical seams (:func:`_best_other_corner`).
+    Corners only: the seams do not tell a home inside the board (on top-left boards read right, 45040-45049, a
+    cell inside fitted up to 0.56 better than the true corner; on a wrong one, QA's 3x5 whose missing piece
+    belongs at cell 7, 0.32)."""
     if reading.kind != "picture" or reading.grid is None:
         return False
     return _best_other_corner(image, reading)[1] <= -HOME_SWITCH
@@ -820,9 +823,24 @@ def _corner_of(cell: int, width: int, height: int) -> int:
 def _best_other_corner(image: PILImage.Image, reading: ScreenshotReading) -> tuple[int, float]:
     """The corner other than ``reading.missing`` whose arrangement fits best, and by how many typical seams
     (the median seam cost between unrelated pieces) its seams cost less than the arrangement with the missing
-    piece's home at ``reading.missing``; both reassembled on the reading's grid with its hole, on the same
-    cuts. On the right readings of dev seeds 0-60 (missing piece bottom-right) no other corner came within
-    0.0 of it; read with the home wrongly assumed, the true top-left fitted 0.5-1.5 better."""
+    piece's home at ``reading.missing`` (:func:`_home_costs`). On the right readings of dev seeds 0-60
+    (missing piece bottom-right) no other corner came within 0.0 of it; read with the home wrongly assumed,
+    the true top-left fitted 0.5-1.5 better."""
+    grid = reading.grid
+    assert grid is not None
+    corners = [c for c in sorted(set(_corners(grid.width, grid.height))) if c != reading.missing]
+    if not corners:
+        return reading.missing, -math.inf
+    costs = dict(_home_costs(image, reading, [reading.missing, *corners]))
+    base = costs.pop(reading.missing)
+    best = min(costs, key=costs.__getitem__)
+    return best, base - costs[best]
+
+
+def _home_costs(image: PILImage.Image, reading: ScreenshotReading, homes: list[int]) -> Iterator[tuple[int, float]]:
+    """For each of ``homes`` in turn, the seam cost (in typical seams) of the picture reassembled on the
+    reading's grid with its hole and the missing piece's home there, on the same cuts: lazily, so a caller
+    can stop at the first that settles its question."""
     import numpy as np
 
     from ..solvability import is_solvable_homes
@@ -831,12 +849,8 @@ def _best_other_corner(image: PILImage.Image, reading: ScreenshotReading) -> tup
     grid = reading.grid
     assert grid is not None
     width, height = grid.width, grid.height
-    corners = sorted(set(_corners(width, height)))
-    if reading.missing not in corners:
-        corners.append(reading.missing)
     cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
-    costs = {}
-    for home in corners:
+    for home in homes:
         assembly = assemble(
             cuts,
             width,
@@ -845,12 +859,7 @@ def _best_other_corner(image: PILImage.Image, reading: ScreenshotReading) -> tup
             home,
             solvable=lambda homes, home=home: is_solvable_homes(homes, width, home),
         )
-        costs[home] = assembly.seam_ratio * _seam_count(width, height)  # per seam: a hole off a corner has more
-    base = costs.pop(reading.missing)
-    if not costs:
-        return reading.missing, -math.inf
-    best = min(costs, key=costs.__getitem__)
-    return best, base - costs[best]
+        yield home, assembly.seam_ratio * _seam_count(width, height)  # per seam: a hole off a corner has more
 
 
 def _previews_alike(
@@ -2258,9 +2267,12 @@ def _read_with_reference(
             "cuts across the hole or takes in the frame): check --size, and --crop (if given) frames the board",
             reading,
         )
+    # the closest grid's own limit: a grid found by its tiles' shape must match closely (QA: "0.16, over 0.18
+    # is no match" named the located grids' limit for such a grid)
+    threshold = limit if limit > 0 else MISMATCH_RMS
     raise ReferenceMismatchError(
         f"the tiles do not look like pieces of the reference picture (mean difference {mismatch:.2f}, "
-        f"over {MISMATCH_RMS} is no match) when cut as a {size_text} board: check that --reference is this "
+        f"over {threshold:.2f} is no match) when cut as a {size_text} board: check that --reference is this "
         "puzzle's picture, that --size is right, and that --crop (if given) frames the board",
         reading,
     )
