@@ -671,3 +671,13 @@ def test_match_contrast_tells_distinct_matches_from_alike_ones() -> None:
             alike[cell, piece] = 0.05
     assert _match_contrast(distinct, columns) == 0.0
     assert _match_contrast(alike, columns) == pytest.approx(0.05 / 0.06)
+
+
+def test_a_board_read_with_the_home_top_left_after_a_refusal_is_checked_for_a_preview_too() -> None:
+    """QA 2026-11-27: refused with the missing piece's home assumed bottom-right, this 3x5 was read again with
+    it top-left and came back wrong with exit 0 (its home is cell 7, and the game shows the finished picture
+    above the board, not found as a preview). A board read that way now gets the same check as one read
+    with the home bottom-right: a box that looks like the finished picture but was not matched is refused."""
+    shot = Image.open(Path(__file__).parent / "data" / "screenshots" / "coffee_3x5_preview_above.jpg")
+    with pytest.raises(PictureReassemblyError, match="seems to show its finished picture"):
+        read_screenshot(shot)

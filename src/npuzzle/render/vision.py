@@ -698,7 +698,11 @@ def _read_beside_preview(
     except ReadingError as refusal:
         if doubted is None:
             if home is None and isinstance(refusal, PictureReassemblyError):
-                return _read_with_the_home_top_left(image, read_seams, refusal)
+                reading = _read_with_the_home_top_left(image, read_seams, refusal)
+                if not exact:  # as for a reading with the home bottom-right (QA: a 3x5 whose preview above the
+                    # board was not found, its missing piece's home inside, read wrong with it top-left)
+                    _check_no_unmatched_preview(image, reading, outlined)
+                return reading
             raise
         raise _preview_refusal(doubted, "the tiles' seams do not settle them", refusal.reading) from refusal
     if reading.kind != "picture":
