@@ -1212,6 +1212,8 @@ def _read_without_reference(
                 _check_solvable(reading)
             return reading
         except ReadingError as exc:
+            if exc.grid is None:
+                exc.grid = grid  # for a debug picture of the grid the refusal is about
             first = first or exc
         except OcrUnavailableError:  # the other grids are read for numbers only: the first refusal stands
             if first is None:
@@ -1236,25 +1238,6 @@ def _read_layout(
     hole_home: int | str | None,
     strict: bool,
     pictures: bool = True,
-) -> ScreenshotReading:
-    """:func:`_read_grid`; a refusal names ``grid`` (for a debug picture of the grid it is about) when it
-    holds no reading that does."""
-    try:
-        return _read_grid(image, grid, width, height, hole_home, strict, pictures)
-    except ReadingError as refusal:
-        if refusal.grid is None:
-            refusal.grid = grid
-        raise
-
-
-def _read_grid(
-    image: PILImage.Image,
-    grid: Grid,
-    width: int | None,
-    height: int | None,
-    hole_home: int | str | None,
-    strict: bool,
-    pictures: bool,
 ) -> ScreenshotReading:
     """One grid read: numbers, or (``pictures``) picture tiles reassembled. Reassembly is tried on the best
     grid only: a picture's own parts (a block of tiles, half tiles) also form grids, and the tiles of such a
