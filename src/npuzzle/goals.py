@@ -195,7 +195,8 @@ def goal(
         if what is None:
             raise BoardFormatError(f"layout {excerpt(name)} takes no parameter (got {excerpt(layout)})")
         arg = arg.strip()
-        if not re.fullmatch(r"[+-]?[0-9]{1,18}", arg):  # ASCII digits: \d takes any script's  # not empty (that would mean a new goal every run)
+        # ASCII digits (\d takes any script's), and not empty (that would mean a new goal every run)
+        if not re.fullmatch(r"[+-]?[0-9]{1,18}", arg):
             raise BoardFormatError(
                 f"{excerpt(layout)} needs {what} after the colon, a whole number such as {name}:4"
             )
