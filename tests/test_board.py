@@ -78,6 +78,15 @@ def test_at_refuses_cells_off_the_board_instead_of_wrapping() -> None:
             board.at(row, col)
 
 
+def test_neighbour_cells_refuse_cells_off_the_board() -> None:
+    board = Board.from_rows([[1, 2, 3], [4, 5, 6], [7, 8, 0]])
+    assert board.neighbour_cells(4) == [1, 7, 3, 5]
+    # -1 used to get neighbours (cell -4 above it, 0 to its right); 9 had the cells of a fourth row's left
+    for cell in (-1, 9, 100):
+        with pytest.raises(IndexError, match=rf"cell {cell} is outside a 3x3 board \(cells 0..8\)"):
+            board.neighbour_cells(cell)
+
+
 def test_directions_name_where_the_tile_travels() -> None:
     board = Board.from_rows([[1, 2, 3], [4, 0, 5], [6, 7, 8]])
     assert board.move_direction("U") == board.move(7)  # tile below the blank goes up

@@ -345,7 +345,19 @@ class Board:
         return [self.tiles[r * w : (r + 1) * w] for r in range(self.height)]
 
     def neighbour_cells(self, cell: int) -> list[int]:
-        """Cells orthogonally adjacent to ``cell`` (up, down, left, right)."""
+        """Cells orthogonally adjacent to ``cell`` (up, down, left, right).
+
+        :class:`IndexError` for a cell off the board (the module's function, used by kernels on cells they
+        made themselves, does not check: there -1 would quietly have neighbours).
+
+        >>> Board([1, 2, 3, 0], 2, 2).neighbour_cells(3)
+        [1, 2]
+        """
+        cells = self.width * self.height
+        if not 0 <= cell < cells:
+            raise IndexError(
+                f"cell {excerpt(cell)} is outside a {self.width}x{self.height} board (cells 0..{cells - 1})"
+            )
         return neighbour_cells(cell, self.width, self.height)
 
     # -- moves --------------------------------------------------------------------------------------
