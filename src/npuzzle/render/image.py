@@ -368,6 +368,9 @@ class BoardPainter:
                 (lay.tile_w * goal.width, lay.tile_h * goal.height), Image.Resampling.LANCZOS
             )
         self._sprites: dict[tuple[int, bool], PILImage.Image] = {}
+        # Board.labels builds a set each call: asked once per sprite it made a 256x256 board quadratic
+        self._tile_labels = goal.labels - {goal.blank}
+        self._faces: dict[bool, PILImage.Image] = {}  # numbered tiles' blank face, drawn once per highlight
         lay = self.layout
         base = Image.new("RGB", lay.size, theme.frame)
         draw = ImageDraw.Draw(base)
@@ -389,7 +392,7 @@ class BoardPainter:
     def sprite(self, label: int, highlighted: bool = False) -> PILImage.Image:
         key = (label, highlighted)
         if key not in self._sprites:
-            if label not in self.goal.labels or label == self.goal.blank:
+            if label not in self._tile_labels:
                 raise LabelError(f"tile {label} is not a tile of the goal {self.goal.tiles}")
             if self._picture is None:
                 self._sprites[key] = self._numbered_sprite(label, highlighted)
@@ -397,30 +400,45 @@ class BoardPainter:
                 self._sprites[key] = self._picture_sprite(label, highlighted)
         return self._sprites[key]
 
-    def _numbered_sprite(self, label: int, highlighted: bool) -> PILImage.Image:
+    def _numbered_face(self, highlighted: bool) -> PILImage.Image:
+        """A numbered tile without its number (the same for every label)."""
         from PIL import Image, ImageDraw
 
-        lay, theme = self.layout, self.theme
-        w, h = lay.tile_w, lay.tile_h
-        scale = 4  # draw 4× larger and shrink: smooth rounded corners
-        big = Image.new("RGB", (w * scale, h * scale), theme.tray)
-        draw = ImageDraw.Draw(big)
-        radius = round(min(w, h) * 0.14 * scale)
-        shade = max(1, round(h * 0.05)) * scale
-        face = theme.highlight_tile if highlighted else theme.tile
-        edge = theme.highlight if highlighted else theme.tile_shade
-        draw.rounded_rectangle((0, 0, w * scale - 1, h * scale - 1), radius, fill=edge)
-        draw.rounded_rectangle((0, 0, w * scale - 1, h * scale - 1 - shade), radius, fill=face)
-        sprite = big.resize((w, h), Image.Resampling.LANCZOS)
-        draw = ImageDraw.Draw(sprite)
-        if highlighted:
-            outline = max(2, round(min(w, h) / 18))
-            draw.rounded_rectangle(
-                (0, 0, w - 1, h - 1), round(min(w, h) * 0.14), outline=theme.highlight, width=outline
-            )
+        if highlighted not in self._faces:
+            lay, theme = self.layout, self.theme
+            w, h = lay.tile_w, lay.tile_h
+            scale = 4  # draw 4× larger and shrink: smooth rounded corners
+            big = Image.new("RGB", (w * scale, h * scale), theme.tray)
+            draw = ImageDraw.Draw(big)
+            radius = round(min(w, h) * 0.14 * scale)
+            face = theme.highlight_tile if highlighted else theme.tile
+            edge = theme.highlight if highlighted else theme.tile_shade
+            draw.rounded_rectangle((0, 0, w * scale - 1, h * scale - 1), radius, fill=edge)
+            draw.rounded_rectangle((0, 0, w * scale - 1, h * scale - 1 - self._shade * scale), radius, fill=face)
+            sprite = big.resize((w, h), Image.Resampling.LANCZOS)
+            if highlighted:
+                outline = max(2, round(min(w, h) / 18))
+                ImageDraw.Draw(sprite).rounded_rectangle(
+                    (0, 0, w - 1, h - 1), round(min(w, h) * 0.14), outline=theme.highlight, width=outline
+                )
+            self._faces[highlighted] = sprite
+        return self._faces[highlighted]
+
+    @property
+    def _shade(self) -> int:
+        """The height of a numbered tile's shaded lower edge, in pixels."""
+        return max(1, round(self.layout.tile_h * 0.05))
+
+    def _numbered_sprite(self, label: int, highlighted: bool) -> PILImage.Image:
+        from PIL import ImageDraw
+
+        w, h = self.layout.tile_w, self.layout.tile_h
+        sprite = self._numbered_face(highlighted).copy()
         digits = len(str(label))
         font = get_font(max(8, round(min(w, h) * (0.46 if digits <= 2 else 0.36 if digits == 3 else 0.28))))
-        draw.text((w / 2, (h - shade / scale) / 2), str(label), fill=theme.text, font=font, anchor="mm")
+        ImageDraw.Draw(sprite).text(
+            (w / 2, (h - self._shade) / 2), str(label), fill=self.theme.text, font=font, anchor="mm"
+        )
         return sprite
 
     def _picture_sprite(self, label: int, highlighted: bool) -> PILImage.Image:
