@@ -874,6 +874,49 @@ def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: An
     page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusal
 
 
+def test_a_screenshot_is_sent_within_the_upload_cap_the_server_serves(page: Any, tmp_path: Path) -> None:
+    """The page sizes an upload by /limits.js's MAX_UPLOAD_BYTES, not by a number of its own: under a server
+    serving a 200 kB cap, a 700 kB PNG goes out redrawn smaller, the whole body within the cap; with the
+    finished picture too, the two share it. The reader's answer is canned (only the body is looked at)."""
+    import json
+
+    import numpy as np
+    from PIL import Image
+
+    cap = 200_000
+    limits = page.evaluate("fetch('limits.js').then(r => r.text())")
+    assert re.search(r"export const MAX_UPLOAD_BYTES = \d+;", limits), limits
+    smaller = re.sub(r"(MAX_UPLOAD_BYTES = )\d+", rf"\g<1>{cap}", limits)
+    page.route(
+        "**/limits.js", lambda route: route.fulfill(status=200, content_type="text/javascript", body=smaller)
+    )
+    sizes: list[int] = []
+
+    def reader(route: Any) -> None:
+        sizes.append(len(route.request.post_data_buffer or b""))
+        body = {"detail": "canned refusal", "kind": "PictureError"}
+        route.fulfill(status=400, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/api/read", reader)
+    page.reload()
+    page.wait_for_selector('[data-testid="board"] [data-tile="1"]')
+    noise = np.random.default_rng(7).integers(0, 256, size=(480, 500, 3), dtype=np.uint8)
+    path = tmp_path / "noisy.png"
+    Image.fromarray(noise).save(path)
+    assert path.stat().st_size > 3 * cap  # far over the cap as it is, and under the old 5.5 MB threshold
+    for reference in (False, True):
+        page.set_input_files("#read-file", str(path))
+        if reference:
+            page.set_input_files("#read-reference", str(path))
+        page.click("#read-go")
+        page.wait_for_function(
+            "document.getElementById('read-status').textContent.startsWith('Could not read it:')"
+        )
+        assert "canned refusal" in (page.text_content("#read-status") or "")
+    assert len(sizes) == 2 and all(cap // 2 < size <= cap for size in sizes), sizes
+    page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusals
+
+
 # -- layout at the issue's four viewports ------------------------------------------------------------------
 LONG_STATUS = "Hint: 60 down · moves to go: at most 1079, at least 212"
 

@@ -158,12 +158,32 @@ def limits_of(client: TestClient) -> dict[str, int]:
 def test_the_page_imports_the_servers_own_board_sizes(client: TestClient) -> None:
     from npuzzle.analysis.difficulty import OPTIMAL_CELLS
 
-    assert limits_of(client) == {"MIN_SIDE": 2, "MAX_SIDE": MAX_SOLVE_SIDE, "LENGTH_CELLS": OPTIMAL_CELLS}
+    assert limits_of(client) == {
+        "MIN_SIDE": 2,
+        "MAX_SIDE": MAX_SOLVE_SIDE,
+        "LENGTH_CELLS": OPTIMAL_CELLS,
+        "MAX_UPLOAD_BYTES": WebSettings().max_upload_bytes,
+    }
     with TestClient(create_app(WebSettings(max_solve_side=4))) as small:
         assert limits_of(small)["MAX_SIDE"] == 4  # a lower limit: the page offers no board it refuses
     for script in STATIC_DIR.glob("*.js"):
-        for name in ("MIN_SIDE", "MAX_SIDE", "LENGTH_CELLS"):
+        for name in ("MIN_SIDE", "MAX_SIDE", "LENGTH_CELLS", "MAX_UPLOAD_BYTES"):
             assert not re.search(rf"const {name}\b", script.read_text()), f"{script.name}: own {name}"
+
+
+def test_the_page_sizes_uploads_by_the_cap_the_server_enforces() -> None:
+    """The upload cap in /limits.js is the one /api/read's body is held to, whatever the settings; reader.js
+    imports it and keeps no byte count of its own (it had MAX_SEND_BYTES = 5_500_000, copied by hand)."""
+    cap = 300_000
+    with TestClient(create_app(WebSettings(max_upload_bytes=cap))) as small:
+        assert limits_of(small)["MAX_UPLOAD_BYTES"] == cap
+        over = small.post("/api/read", content=b"x" * (cap + 1), headers={"Content-Type": "application/json"})
+        assert_error(over, 413, "RequestTooLarge", f"at most {cap:,} bytes")
+        taken = small.post("/api/read", json={"screenshot": "x" * (cap - 100)})
+        assert taken.status_code == 400, taken.text  # within the cap: read (and refused as no picture)
+    reader = (STATIC_DIR / "reader.js").read_text()
+    assert re.search(r'^import \{[^}]*\bMAX_UPLOAD_BYTES\b[^}]*\} from "\./limits\.js";', reader, re.M)
+    assert not re.search(r"\b\d[\d_]{5,}\b", reader), "reader.js counts bytes of its own"
 
 
 # -- 4. a layout with an empty parameter is refused by the library's goal parser, which every endpoint uses --------

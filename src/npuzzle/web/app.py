@@ -3,7 +3,8 @@
 Routes::
 
     GET  /                 the game (static files from ``web/static``)
-    GET  /limits.js        the board sizes the game offers, from the settings (an ES module the page imports)
+    GET  /limits.js        the board sizes the game offers and the upload cap, from the settings (an ES module
+                           the page imports)
     GET  /docs, /redoc     OpenAPI documentation (local assets: they work offline)
     GET  /api/status       whether the start-up work is done; how busy each lane is
     GET  /api/layouts      goal layouts with their boards for ?width=&height=
@@ -748,8 +749,9 @@ def _unexpected_response(request: Request, exc: Exception) -> JSONResponse:
 
 
 def limits_js(settings: WebSettings) -> str:
-    """``/limits.js``: the sides the game page offers (those this server solves and hints) and the largest
-    board it deals by an exact optimal length, as ES module constants."""
+    """``/limits.js``: the sides the game page offers (those this server solves and hints), the largest
+    board it deals by an exact optimal length and the largest ``/api/read`` body it takes (the cap
+    :class:`~npuzzle.web.guard.BodyLimit` enforces there), as ES module constants."""
     from ..analysis.difficulty import OPTIMAL_CELLS
 
     return (
@@ -757,6 +759,7 @@ def limits_js(settings: WebSettings) -> str:
         f"export const MIN_SIDE = {MIN_SIDE};\n"
         f"export const MAX_SIDE = {settings.max_solve_side};\n"
         f"export const LENGTH_CELLS = {OPTIMAL_CELLS}; // exact-length deals and automatic analysis\n"
+        f"export const MAX_UPLOAD_BYTES = {settings.max_upload_bytes}; // a whole /api/read request body\n"
     )
 
 
@@ -795,7 +798,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         app.add_exception_handler(kind, _error_response)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error_response)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _unexpected_response)
-    # outermost first: headers on every answer, then the body cap before anything reads the body
+    # outermost first: headers on every answer, then the body cap before anything reads the body (the upload
+    # cap is also in /limits.js: the page sizes a screenshot by it)
     app.add_middleware(
         BodyLimit,
         max_bytes=settings.max_body_bytes,
@@ -1065,8 +1069,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     @app.get("/limits.js", include_in_schema=False)
     async def limits_module() -> Response:
-        """The board sizes this server plays, as the ES module the page imports (``static/deal.js``,
-        ``static/app.js``): the page keeps no copy of its own, so it offers no board this server refuses."""
+        """The board sizes this server plays and its upload cap, as the ES module the page imports
+        (``static/deal.js``, ``static/app.js``, ``static/reader.js``): the page keeps no copy of its own, so it
+        offers no board this server refuses and sends no screenshot larger than it takes."""
         return Response(
             limits_js(settings),
             media_type="text/javascript",

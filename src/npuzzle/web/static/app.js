@@ -27,6 +27,7 @@ import {
   parseCrop,
   prepareUpload,
   readRequest,
+  sendBudget,
 } from "./reader.js";
 import { addRecord, recordKey, records, summary, toCsv } from "./records.js";
 // the sides this server plays and the largest exact-length deal, served from its settings, not copied here
@@ -1267,8 +1268,9 @@ async function readScreenshot() {
     if ((width === null) !== (height === null)) throw new Error("give both the width and the height, or neither");
     const crop = parseCrop(el.readCrop.value);
     const hole = holeHome(el.readHole.value, width, height);
-    const shot = await prepareUpload(readFiles.shot);
-    const reference = readFiles.reference ? await prepareUpload(readFiles.reference) : null;
+    const budget = sendBudget(readFiles.reference ? 2 : 1); // both pictures share one request body
+    const shot = await prepareUpload(readFiles.shot, budget);
+    const reference = readFiles.reference ? await prepareUpload(readFiles.reference, budget) : null;
     const guess = el.readGuess.checked;
     const answer = await api("/api/read", readRequest(shot, reference, { width, height, hole, crop, guess }));
     drawReading(el.readPreview, shot.image, answer);

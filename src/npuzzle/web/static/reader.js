@@ -1,10 +1,22 @@
 // Reading the sliding puzzle on a screenshot of another game (POST /api/read), and showing what was read:
 // the tiles cut from the screenshot where the server found them, each marked with the piece it was read as.
 
+// the largest /api/read request body this server takes, served from its settings (not copied here)
+import { MAX_UPLOAD_BYTES } from "./limits.js";
+
 const SEND_FORMATS = new Set(["image/png", "image/jpeg", "image/webp", "image/gif", "image/bmp"]);
-const MAX_SEND_BYTES = 5_500_000; // base64 adds a third: stays under the server's 8 MiB upload cap
 const MAX_SIDE_PX = 3000; // a bigger screenshot is scaled down before it is sent (JPEG, quality .92)
+const MIN_SEND_PX = 64; // a screenshot that fits the upload cap only when smaller than this is refused here
+const BODY_SPARE = 4096; // bytes of a /api/read body besides its data URLs: field names, size, crop, quotes
 export const UNSURE = 0.6; // a cell read with less confidence than this is outlined
+
+/**
+ * The longest data URL each of `images` pictures may be (1: the screenshot; 2: with the finished picture)
+ * for the request body to stay within the server's upload cap. A data URL is ASCII: one byte a character.
+ */
+export function sendBudget(images, cap = MAX_UPLOAD_BYTES) {
+  return Math.floor((cap - BODY_SPARE) / images);
+}
 
 function loadImage(src) {
   return new Promise((resolve, reject) => {
@@ -25,23 +37,33 @@ function fileAsDataUrl(file) {
 }
 
 /**
- * The file as a data URL the server accepts: as it is when small and in a format the server decodes,
- * else redrawn (scaled down to MAX_SIDE_PX) as a JPEG. Returns {url, image, scale}: the image the server
- * reads (the cells it reports are cut from it) and its pixels per pixel of the file.
+ * The file as a data URL the server accepts, at most `budget` characters (see sendBudget): as it is when it
+ * fits and is in a format the server decodes, else redrawn as a JPEG, scaled down to MAX_SIDE_PX and then
+ * further until it fits. Returns {url, image, scale}: the image the server reads (the cells it reports are
+ * cut from it) and its pixels per pixel of the file.
  */
-export async function prepareUpload(file) {
+export async function prepareUpload(file, budget = sendBudget(1)) {
   if (!file.type.startsWith("image/") && file.type !== "") throw new Error(`${file.name} is not an image`);
   const original = await fileAsDataUrl(file);
   const image = await loadImage(original);
-  const big = Math.max(image.naturalWidth, image.naturalHeight) > MAX_SIDE_PX;
-  if (SEND_FORMATS.has(file.type) && file.size <= MAX_SEND_BYTES && !big) return { url: original, image, scale: 1 };
-  const scale = Math.min(1, MAX_SIDE_PX / Math.max(image.naturalWidth, image.naturalHeight));
+  const side = Math.max(image.naturalWidth, image.naturalHeight);
+  if (SEND_FORMATS.has(file.type) && original.length <= budget && side <= MAX_SIDE_PX) {
+    return { url: original, image, scale: 1 };
+  }
   const canvas = document.createElement("canvas");
-  canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
-  canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
-  canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
-  const url = canvas.toDataURL("image/jpeg", 0.92);
-  return { url, image: await loadImage(url), scale: canvas.width / image.naturalWidth };
+  let scale = Math.min(1, MAX_SIDE_PX / side);
+  for (;;) {
+    canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
+    canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
+    canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+    const url = canvas.toDataURL("image/jpeg", 0.92);
+    if (url.length <= budget) return { url, image: await loadImage(url), scale: canvas.width / image.naturalWidth };
+    // the JPEG's size goes about with its area: aim a little under the budget
+    scale *= Math.min(0.9, 0.95 * Math.sqrt(budget / url.length));
+    if (side * scale < MIN_SEND_PX) {
+      throw new Error(`${file.name || "the picture"} does not fit this server's upload cap (${MAX_UPLOAD_BYTES.toLocaleString("en")} bytes) even scaled down`);
+    }
+  }
 }
 
 /**
