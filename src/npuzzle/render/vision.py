@@ -622,7 +622,15 @@ def read_screenshot(
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
-        reading = _read_beside_preview(image, grids, problem, width, height, hole_home, blank_cell, strict, exact)
+        try:
+            reading = _read_beside_preview(image, grids, problem, width, height, hole_home, blank_cell, strict, exact)
+        except PictureReassemblyError as refusal:
+            # shaded faces (a bevel's gradient, a shadow) make numbered tiles look like picture tiles: when
+            # the grid refused as a picture held numbers, the numbers' refusal names the likely cause (the
+            # grid or the size: --size, --crop), where the picture's advises a --reference nobody has
+            if refusal.numbers is None:
+                raise
+            raise refusal.numbers from None
         if blank_cell is not None:
             _check_blank_cell(reading, blank_cell)
     if crop is not None and reading.grid is not None:
@@ -1257,6 +1265,9 @@ def _read_layout(
             except OcrUnavailableError as ocr_exc:  # the picture's cause first: it is why no reading came
                 raise PictureReassemblyError(f"{exc}; numbers could not be looked for ({ocr_exc})", exc.reading) from None
             except NumbersUnreadableError as numbers_exc:
+                if _numbers_seen(numbers_exc):
+                    numbers_exc.grid = numbers_exc.grid or grid
+                    exc.numbers = numbers_exc
                 if numbers_exc.cells_needed is None or width is not None:
                     raise exc from None
                 try:  # numbers after all, on a part of the board (small tiles with busy edges)
@@ -1268,7 +1279,7 @@ def _read_layout(
     except NumbersUnreadableError as exc:
         if exc.cells_needed is not None and width is None:
             return _read_numbers_bigger(image, grid, exc, exc.cells_needed)
-        if not str(exc).startswith("found a"):  # numbers were seen: not a picture puzzle
+        if _numbers_seen(exc):  # not a picture puzzle
             raise
         numbers_problem = exc
     try:
@@ -1456,7 +1467,16 @@ def _looks_like_picture(image: PILImage.Image, grid: Grid) -> bool:
 
 
 class PictureReassemblyError(ReadingError):
-    """Picture tiles without a reference could not be put back together with confidence."""
+    """Picture tiles without a reference could not be put back together with confidence. ``numbers``: the
+    refusal of the same grid read for numbers when numbers were seen on most of its cells, else None."""
+
+    numbers: NumbersUnreadableError | None = None
+
+
+def _numbers_seen(refusal: NumbersUnreadableError) -> bool:
+    """Whether a numbers refusal saw numbers on most cells (:func:`_read_numbers` words the other case
+    "found a ... grid but no numbers")."""
+    return not str(refusal).startswith("found a")
 
 
 HOLE_FLAT = 3.0  # a cell this many times flatter (colour spread) than the next flattest is surely the hole
