@@ -558,6 +558,56 @@ def test_new_game_layout_and_records_panel(page: Any) -> None:
     assert download.value.suggested_filename == "npuzzle-records.csv"
 
 
+def goal_blank(page: Any) -> int:
+    """The cell of the blank in the goal preview."""
+    cells = page.eval_on_selector_all("#goal-preview span", "els => els.map(e => e.className)")
+    return int(cells.index("blank"))
+
+
+def test_the_blank_can_belong_in_any_cell_of_the_goal(page: Any) -> None:
+    """A missing-piece goal ("blank-at:CELL") takes the blank's home from a row and a column menu, shown only
+    for that layout and as long as the board; the deal, its id, the records and a reload follow it; a cell
+    the server refuses (a menu value forced off the board) is the server's reason in the status, the game
+    kept. Before, the page offered the blank only in the first cell ("Missing first piece")."""
+    assert page.is_hidden("#blank-home")
+    page.select_option("#layout", "blank-at:0")  # no move made yet: no question asked
+    page.wait_for_selector("#blank-home:visible")
+    wait_dealt(page, 4, 4)
+    assert page.eval_on_selector("#blank-row", "s => s.options.length") == 4
+    assert page.eval_on_selector("#blank-column", "s => s.options.length") == 4
+    page.wait_for_function("document.getElementById('game-id').value.endsWith('&goal=blank-at:0')")
+    page.select_option("#blank-row", "2")
+    page.wait_for_function("document.getElementById('game-id').value.endsWith('&goal=blank-at:4')")
+    page.select_option("#blank-column", "3")
+    page.wait_for_function("document.getElementById('game-id').value.endsWith('&goal=blank-at:6')")
+    wait_dealt(page, 4, 4)
+    assert goal_blank(page) == 6  # row 2, column 3
+    assert sorted(tiles_of(page)) == [0, *range(1, 7), *range(8, 17)]  # the missing piece's 7 is not dealt
+    assert "blank at row 2, column 3" in page.inner_text("#records-key")
+    page.reload()
+    wait_dealt(page, 4, 4)
+    assert (page.input_value("#blank-row"), page.input_value("#blank-column")) == ("2", "3")
+    assert page.is_visible("#blank-home") and goal_blank(page) == 6
+    choose_size(page, 5, 3)  # the menus follow the size; row 2, column 3 is cell 7 of a 5x3 board
+    page.wait_for_function("document.getElementById('game-id').value.endsWith('&goal=blank-at:7')")
+    assert page.eval_on_selector("#blank-row", "s => s.options.length") == 3
+    assert page.eval_on_selector("#blank-column", "s => s.options.length") == 5
+    kept = tiles_of(page)
+    page.eval_on_selector(
+        "#blank-row",
+        "s => { s.add(new Option('9', '9')); s.value = '9'; s.dispatchEvent(new Event('change')); }",
+    )
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Could not deal')")
+    assert "blank cell 42 is outside a 5x3 board" in status(page), status(page)
+    assert tiles_of(page) == kept and page.input_value("#game-id").endswith("&goal=blank-at:7")
+    refused = [e for e in page.console_errors if "status of 400" in e]
+    assert len(refused) == 1  # the browser logs the refusal; nothing else went wrong
+    page.console_errors.remove(refused[0])
+    choose(page, "#layout", "snake")
+    wait_dealt(page, 5, 3)
+    assert page.is_hidden("#blank-home")
+
+
 # -- the built-in picture ------------------------------------------------------------------------------------
 TILE_FEATURES = """async ([src, n]) => {
   // each tile of an n x n cut: the mean colour of its four quarters (12 numbers, 0..255)

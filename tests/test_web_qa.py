@@ -197,6 +197,22 @@ def test_a_layout_with_an_empty_parameter_is_400(client: TestClient, path: str, 
     assert_error(client.post(path, json=payload), 400, says=layout.rstrip(":"))
 
 
+# -- the page's "where the blank belongs" menus send blank-at:CELL; the server says which cells there are ------------
+def test_a_goal_with_the_blank_in_any_cell_is_dealt_and_one_off_the_board_is_400(client: TestClient) -> None:
+    for cell in range(6):
+        answer = client.post("/api/generate", json={"width": 3, "height": 2, "goal": f"blank-at:{cell}"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["goal"].index(0) == cell
+    for cell in (6, 99):
+        payload = {"width": 3, "height": 2, "goal": f"blank-at:{cell}"}
+        assert_error(
+            client.post("/api/generate", json=payload),
+            400,
+            "BoardFormatError",
+            f"blank cell {cell} is outside",
+        )
+
+
 # -- 5. /api/read: a blank_cell outside the board is refused, not ignored ------------------------------------------
 @pytest.fixture(scope="module")
 def numbers_3x3() -> str:

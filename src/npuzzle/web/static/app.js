@@ -37,13 +37,14 @@ const STATE_KEY = "npuzzle.game.v1";
 const SOLVE_SECONDS = 5;
 const NUMBERS_FROM_CELLS = 36; // little numbers on the picture by default from 6×6 up
 const SWIPE_PX = 24; // a touch that travels this far is a swipe, not a tap
+const BLANK_AT = "blank-at:"; // the missing-piece goals: "blank-at:CELL", the blank's home cell in the goal
 const LAYOUT_NAMES = {
   classic: "Classic (1, 2, 3 … blank last)",
   "blank-first": "Blank first",
   snake: "Snake",
   spiral: "Spiral",
   column: "Columns",
-  "blank-at:0": "Missing first piece",
+  "blank-at:0": "Missing piece (blank anywhere)",
   "random:1": "Scrambled goal (seed 1)",
 };
 // Milliseconds per move of an auto-solve or replay of `n` moves. "normal" scales with the length, so a
@@ -87,6 +88,9 @@ const el = {
   width: $("width"),
   height: $("height"),
   layout: $("layout"),
+  blankHome: $("blank-home"),
+  blankRow: $("blank-row"),
+  blankColumn: $("blank-column"),
   preview: $("goal-preview"),
   difficulty: $("difficulty"),
   modeNumbers: $("mode-numbers"),
@@ -385,12 +389,54 @@ function layoutName(name) {
   if (LAYOUT_NAMES[name]) return LAYOUT_NAMES[name];
   const [kind, arg] = name.split(":");
   if (kind === "random") return `Scrambled goal (seed ${arg})`;
-  if (kind === "blank-at") return `Missing piece (cell ${arg})`;
+  if (kind === "blank-at") return LAYOUT_NAMES["blank-at:0"]; // one entry: the row and column menus say where
   return name;
 }
 
 function layoutTitle(name) {
   return layoutName(name).split(" (")[0];
+}
+
+/** The goal in words, with where the blank belongs for a missing-piece goal on a board `width` wide. */
+function goalWords(name, width) {
+  if (!name.startsWith(BLANK_AT)) return layoutTitle(name);
+  const { row, column } = blankHomeOf(name, width);
+  return `${layoutTitle(name)}, blank at row ${row}, column ${column}`;
+}
+
+/** Where a missing-piece goal ("blank-at:6") puts the blank on a board `width` wide: 1-based row and column. */
+function blankHomeOf(name, width) {
+  const cell = Number(name.slice(BLANK_AT.length));
+  return { row: Math.floor(cell / width) + 1, column: (cell % width) + 1 };
+}
+
+/** The goal the settings name: the layout menu's, with the row and column menus' cell for a missing piece. */
+function chosenLayout() {
+  const layout = el.layout.value || "classic";
+  if (!layout.startsWith(BLANK_AT)) return layout;
+  const cell = (Number(el.blankRow.value) - 1) * Number(el.width.value) + Number(el.blankColumn.value) - 1;
+  return `${BLANK_AT}${cell}`; // the server checks it is on the board (a 400 naming the cell otherwise)
+}
+
+/** Layouts that differ only by a parameter the page sets elsewhere (the blank's cell) share a menu entry. */
+function layoutFamily(name) {
+  return name.startsWith(BLANK_AT) ? BLANK_AT : name;
+}
+
+/**
+ * The row and column menus of the blank's home, shown for a missing-piece goal: as many rows and columns
+ * as the size menus say, `home` (1-based) chosen, else the menus' own choice (cut to the size).
+ */
+function drawBlankHome(home = null) {
+  el.blankHome.hidden = !el.layout.value.startsWith(BLANK_AT);
+  const kept = home ?? { row: Number(el.blankRow.value) || 1, column: Number(el.blankColumn.value) || 1 };
+  for (const [select, n, chosen] of [
+    [el.blankRow, Number(el.height.value), kept.row],
+    [el.blankColumn, Number(el.width.value), kept.column],
+  ]) {
+    select.replaceChildren(...Array.from({ length: n }, (_, i) => new Option(String(i + 1), String(i + 1))));
+    select.value = String(Math.min(Math.max(1, chosen), n));
+  }
 }
 
 /** The deal's id in the panel and the address bar: a link to it restarts the same deal. */
@@ -969,7 +1015,7 @@ async function dealNewGame(asked) {
   // the size comes from the selects: a game dealt meanwhile may have replaced `state`
   const width = Number(el.width.value);
   const height = Number(el.height.value);
-  const layout = el.layout.value || "classic";
+  let layout = chosenLayout();
   const cells = width * height;
   const request = difficultyRequest(cells);
   const byLength = request.length !== undefined;
@@ -988,14 +1034,16 @@ async function dealNewGame(asked) {
       if (!isSolved(tiles, goal) || byLength) break;
     }
   } catch (error) {
-    if (byLength && error.status) {
-      // the server refused this band (longer than the board allows, no time left): say so, keep the game
-      if (asked === version) setStatus(`Could not deal ${bandWords()}: ${error.message}`);
+    if (error.status && (byLength || error.status < 500)) {
+      // the server refused this band (longer than the board allows, no time left) or this goal: say so,
+      // keep the game
+      if (asked === version) setStatus(`Could not deal ${byLength ? bandWords() : "this goal"}: ${error.message}`);
       return;
     }
     // offline or server trouble: a random walk here is always solvable too
     const known = layouts.find((l) => l.name === layout && l.board.length === cells);
     goal = known?.board ?? classicGoal(width, height);
+    if (!known) layout = "classic";
     tiles = randomWalk(goal, width, height, cells * 8);
     offline = error.message;
   }
@@ -1095,7 +1143,8 @@ async function loadLayouts() {
     layouts = [{ name: "classic", board: classicGoal(width, height) }];
   }
   const wanted = state.layout;
-  if (!layouts.some((l) => l.name === wanted) && state.goal.length === width * height) {
+  const entry = () => layouts.find((l) => layoutFamily(l.name) === layoutFamily(wanted));
+  if (!entry() && state.goal.length === width * height) {
     layouts.push({ name: wanted, board: state.goal }); // a linked deal's own goal, e.g. random:7
   }
   el.layout.replaceChildren(
@@ -1106,7 +1155,8 @@ async function loadLayouts() {
       return option;
     }),
   );
-  el.layout.value = layouts.some((l) => l.name === wanted) ? wanted : "classic";
+  el.layout.value = entry()?.name ?? "classic";
+  drawBlankHome();
 }
 
 function fillSizes() {
@@ -1121,7 +1171,10 @@ function syncSelects() {
   el.height.value = String(state.height);
   el.difficulty.value = state.difficulty;
   drawLengthControls();
-  if ([...el.layout.options].some((o) => o.value === state.layout)) el.layout.value = state.layout;
+  const family = layoutFamily(state.layout);
+  const option = [...el.layout.options].find((o) => layoutFamily(o.value) === family);
+  if (option) el.layout.value = option.value;
+  drawBlankHome(family === BLANK_AT ? blankHomeOf(state.layout, state.width) : null);
 }
 
 async function onSettingChange(what) {
@@ -1132,9 +1185,11 @@ async function onSettingChange(what) {
     setStatus("Choose the shortest solution's length, then Deal");
     return;
   }
+  if (what === "layout") drawBlankHome(); // shown for a missing-piece goal, before the question
   const change = {
     size: `Start a new ${el.width.value}×${el.height.value} game`,
     layout: `Start a new game with the ${layoutTitle(el.layout.value)} goal`,
+    blank: `Start a new game with the blank's home at row ${el.blankRow.value}, column ${el.blankColumn.value}`,
     difficulty: "Start a new game at this difficulty",
   }[what];
   if (!(await confirmNewDeal(change))) {
@@ -1350,7 +1405,7 @@ async function dealLength() {
 function drawRecords() {
   const key = recordKey(state.width, state.height, state.layout);
   const s = summary(records(key));
-  el.recordsKey.textContent = `· ${state.width}×${state.height} ${layoutTitle(state.layout)}`;
+  el.recordsKey.textContent = `· ${state.width}×${state.height} ${goalWords(state.layout, state.width)}`;
   const show = (v, f) => (v === null ? "—" : f(v));
   const rows = [
     ["Solves", String(s.count)],
@@ -1428,6 +1483,8 @@ function wire() {
   el.width.addEventListener("change", () => onSettingChange("size"));
   el.height.addEventListener("change", () => onSettingChange("size"));
   el.layout.addEventListener("change", () => onSettingChange("layout"));
+  el.blankRow.addEventListener("change", () => onSettingChange("blank"));
+  el.blankColumn.addEventListener("change", () => onSettingChange("blank"));
   el.difficulty.addEventListener("change", () => onSettingChange("difficulty"));
   for (const radio of [el.modeNumbers, el.modePicture]) {
     radio.addEventListener("change", () => {
