@@ -924,6 +924,69 @@ def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: An
     page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusal
 
 
+@pytest.mark.parametrize("viewport", ["1280x720", "phone"])
+def test_a_best_guess_keeps_its_warning_until_another_board_is_dealt(
+    open_page: Callable[..., Any], tmp_path: Path, viewport: str
+) -> None:
+    """A best guess read from a screenshot is played under a warning above the board that moves, undo,
+    a reload and restarting the deal leave in place (the status line it had been in is replaced by the
+    first move's); a new deal takes it away, and Undo bringing the guessed game back brings it back. The
+    actions stay above the fold with it. The reader's answer is canned."""
+    import json
+
+    from PIL import Image
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    guess = {
+        "width": 3,
+        "height": 3,
+        "tiles": [2, 4, 0, 1, 5, 3, 7, 8, 6],
+        "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0],
+        "confidence": [0.9, 0.9, 0.9, 0.3, 0.3, 0.9, 0.9, 0.9, 0.9],
+        "kind": "picture",
+        "missing": 8,
+        "ambiguous": [[3, 4]],
+        "image_width": 300,
+        "image_height": 300,
+    }
+    page = open_page(viewport)
+    page.route(
+        "**/api/read",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(guess)),
+    )
+    assert page.is_hidden('[data-testid="board-notice"]')
+    if viewport == "phone":
+        page.click("#settings-toggle")
+    page.set_input_files("#read-file", str(path))
+    page.click("#read-go")
+    wait_dealt(page, 3, 3)
+    notice = page.get_by_test_id("board-notice")
+    notice.wait_for(state="visible")
+    assert "Best guess" in notice.inner_text() and "2 cells may be misread" in notice.inner_text()
+    assert "board-notice-text" in (page.get_attribute("#board", "aria-describedby") or "")
+    if viewport == "phone":
+        page.wait_for_selector('#settings-toggle[aria-expanded="false"]')  # the drawer closes with the deal
+    play_some(page, 2)
+    assert status(page) == "Playing" and notice.is_visible()  # the status moved on, the warning did not
+    actions = page.locator(".actions").bounding_box()
+    assert actions["y"] + actions["height"] <= VIEWPORTS[viewport]["height"]
+    assert run_axe(page) == []  # the warning's contrast, the board described by it
+    page.click("#undo")
+    page.reload()
+    wait_dealt(page, 3, 3)
+    assert moves(page) == 1 and notice.is_visible()
+    page.click("#restart")  # the same board again: the same doubt
+    assert moves(page) == 0 and notice.is_visible()
+    play_some(page, 1)
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_function("document.getElementById('board-notice').hidden")
+    wait_dealt(page, 3, 3)
+    page.click("#undo")  # no move yet: the guessed game comes back, and its warning with it
+    notice.wait_for(state="visible")
+    assert moves(page) == 1
+
+
 def test_a_screenshot_is_sent_within_the_upload_cap_the_server_serves(page: Any, tmp_path: Path) -> None:
     """The page sizes an upload by /limits.js's MAX_UPLOAD_BYTES, not by a number of its own: under a server
     serving a 200 kB cap, a 700 kB PNG goes out redrawn smaller, the whole body within the cap; with the

@@ -62,6 +62,9 @@ const el = {
   moves: $("moves"),
   timer: $("timer"),
   status: $("status"),
+  play: document.querySelector(".play"),
+  notice: $("board-notice"),
+  noticeText: $("board-notice-text"),
   win: $("win"),
   winTitle: $("win-title"),
   winDetail: $("win-detail"),
@@ -183,6 +186,7 @@ function freshState(width, height) {
     picture: "builtin",
     speed: "normal",
     seed: null,
+    notice: null, // a warning kept beside this deal until another is dealt (a best guess read from a screenshot)
     previous: null, // the game before this deal, one Undo away
   };
 }
@@ -338,7 +342,15 @@ function buildBoard() {
   }
   drawPreview();
   drawDeal();
+  drawNotice();
   applyLook();
+}
+
+/** The deal's warning, if it has one, above the board: moves, undo, hints and reloads leave it in place. */
+function drawNotice() {
+  el.noticeText.textContent = state.notice ?? "";
+  el.notice.hidden = !state.notice;
+  el.play.classList.toggle("noticed", Boolean(state.notice));
 }
 
 function draw() {
@@ -961,8 +973,11 @@ function confirmNewDeal(change) {
   });
 }
 
-/** Replace the game by a new deal; the one being left stays one Undo away when it had moves. */
-function setDeal({ width, height, layout, goal, tiles, seed = null }) {
+/**
+ * Replace the game by a new deal; the one being left stays one Undo away when it had moves. `notice` is a
+ * warning that stays above the board for as long as this deal is played.
+ */
+function setDeal({ width, height, layout, goal, tiles, seed = null, notice = null }) {
   const look = {
     mode: state.mode,
     showNumbers: state.showNumbers,
@@ -980,6 +995,7 @@ function setDeal({ width, height, layout, goal, tiles, seed = null }) {
     start: tiles.slice(),
     tiles: tiles.slice(),
     seed,
+    notice,
     solved: isSolved(tiles, goal),
     previous,
   };
@@ -1059,8 +1075,8 @@ async function dealNewGame(asked) {
 function restartDeal() {
   if (playback) endPlayback();
   const keep = moveCount() > 0 && !state.solved ? snapshot() : state.previous;
-  const { width, height, layout, goal, start, seed } = state;
-  setDeal({ width, height, layout, goal, tiles: start, seed });
+  const { width, height, layout, goal, start, seed, notice } = state;
+  setDeal({ width, height, layout, goal, tiles: start, seed, notice }); // the same board: the same warning
   state.previous = keep;
   save();
   draw();
@@ -1356,7 +1372,9 @@ async function readScreenshot() {
     adoptDataUrl(reference ? reference.url : assembledPicture(shot.image, answer));
     state.picture = "own";
     state.mode = "picture";
-    setDeal({ width: answer.width, height: answer.height, layout: layoutOf(answer), goal: answer.goal, tiles: answer.tiles });
+    // a best guess keeps its warning above the board until another board is dealt (moves replace the status)
+    const notice = doubtful ? `Best guess from a screenshot: ${plural(doubtful, "cell")} may be misread. Check the board.` : null;
+    setDeal({ width: answer.width, height: answer.height, layout: layoutOf(answer), goal: answer.goal, tiles: answer.tiles, notice });
     if (narrow.matches) closePanel(); // the board it read, in full view, as soon as it is dealt
     await loadLayouts();
     if (doubtful) {
