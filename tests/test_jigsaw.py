@@ -549,12 +549,19 @@ def test_an_unsolvable_arrangement_is_never_returned(monkeypatch: pytest.MonkeyP
         read_screenshot(shot.image)
 
 
+def _slow(*values: object) -> object:
+    return pytest.param(*values, marks=pytest.mark.slow)
+
+
 @pytest.mark.parametrize(
     ("plain", "graded", "agree", "buddies", "relative", "read"),
-    [(0.40, 0.0, False, 0.7, 1.0, True), (0.40, 0.0, False, 0.3, 1.0, False), (0.30, 0.0, False, 0.7, 1.0, False), (0.30, 0.30, True, 0.7, 1.0, True),
-     (0.15, 0.30, True, 0.7, 0.1, True), (0.15, 0.30, False, 0.7, 1.0, False), (0.15, 0.20, True, 0.7, 0.1, False),
-     (0.15, 0.20, True, 0.7, 1.0, True), (0.15, 0.12, True, 0.7, 1.0, False),
-     (0.05, 0.90, True, 0.7, 1.0, False), (0.15, 0.30, True, 0.3, 1.0, False)],
+    # Each refusal runs every fallback read twice (30-55 s idle): CI keeps every reading case and the refusal
+    # by a witness that disagrees; the other refusals are slow (python -m pytest -m slow)
+    [(0.40, 0.0, False, 0.7, 1.0, True), _slow(0.40, 0.0, False, 0.3, 1.0, False), _slow(0.30, 0.0, False, 0.7, 1.0, False),
+     (0.30, 0.30, True, 0.7, 1.0, True),
+     (0.15, 0.30, True, 0.7, 0.1, True), (0.15, 0.30, False, 0.7, 1.0, False), _slow(0.15, 0.20, True, 0.7, 0.1, False),
+     (0.15, 0.20, True, 0.7, 1.0, True), _slow(0.15, 0.12, True, 0.7, 1.0, False),
+     _slow(0.05, 0.90, True, 0.7, 1.0, False), _slow(0.15, 0.30, True, 0.3, 1.0, False)],
 )  # fmt: skip
 def test_a_second_seam_measure_vouches_only_for_the_same_arrangement(
     monkeypatch: pytest.MonkeyPatch,
@@ -815,6 +822,7 @@ def test_with_one_gap_refits_an_axis_found_with_a_gap_that_is_not_there(gap: int
     assert (recut.rows if axis == "columns" else recut.columns) == (r if axis == "columns" else c)
 
 
+@pytest.mark.slow  # 25-30 s idle; the same recut is checked in CI on dev seed 555 (the test below)
 def test_a_reading_that_the_grid_cut_with_one_gap_reads_otherwise_is_refused() -> None:
     """Unseen seed 29666 (3x3, touching tiles, JPEG 58): the columns were found with a 4 px gap against the
     rows' 1 px, the third column 8 px off, and both seam measures put one wrong board first (0.54 and 0.49
