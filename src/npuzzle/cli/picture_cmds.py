@@ -166,15 +166,15 @@ def render(
 
 
 def _parse_crop(crop: str | None) -> tuple[int, int, int, int] | None:
+    from ..notation import parse_integer
     from ..render.image import PictureError
 
     if crop is None:
         return None
-    parts = crop.replace(" ", "").split(",")
-    # ASCII digits only: isdigit() alone takes "²", which int() then refuses with a raw message
-    if len(parts) != 4 or not all(part.isascii() and part.isdigit() for part in parts):
+    values = [parse_integer(part) for part in crop.replace(" ", "").split(",")]
+    if len(values) != 4 or any(value is None or value < 0 for value in values):
         raise PictureError(f"--crop takes X,Y,W,H in whole pixels, got {crop!r}")
-    x, y, w, h = (int(part) for part in parts)
+    x, y, w, h = (int(value) for value in values if value is not None)
     return x, y, w, h
 
 
