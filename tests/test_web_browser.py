@@ -924,6 +924,79 @@ def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: An
     page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusal
 
 
+def test_the_hole_can_belong_in_an_inner_cell_of_a_screenshot(page: Any, tmp_path: Path) -> None:
+    """"The hole belongs" → "another cell…": with the size left to be found, a cell number the server checks
+    (-1 is the server's 422, in the card's words); with a size chosen, a row and a column menu as long as the
+    board, their cell sent as hole_home and the board read dealt with the blank's home there. The reader's
+    answer to a good cell is canned (its real work is tested through the API)."""
+    import json
+
+    from PIL import Image
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    sent: list[dict[str, Any]] = []
+    goal = [1, 2, 3, 4, 5, 0, 7, 8, 9, 10, 11, 12]  # blank-at:5 on a 4x3: row 2, column 2
+    reading = {
+        "width": 4,
+        "height": 3,
+        "tiles": [1, 2, 3, 4, 5, 7, 0, 8, 9, 10, 11, 12],
+        "goal": goal,
+        "confidence": [0.9] * 12,
+        "kind": "picture",
+        "missing": 5,
+        "ambiguous": [],
+        "image_width": 300,
+        "image_height": 300,
+    }
+
+    def reader(route: Any) -> None:
+        body = route.request.post_data_json
+        sent.append(body)
+        if body.get("hole_home", 0) < 0:
+            route.continue_()  # the real server's refusal
+        else:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(reading))
+
+    page.route("**/api/read", reader)
+    page.set_input_files("#read-file", str(path))
+    page.click("#read-options summary")
+    assert page.is_hidden("#read-hole-home")
+    page.select_option("#read-hole", "cell")
+    assert page.is_visible("#read-hole-cell") and page.is_hidden("#read-hole-row")  # no size: a cell number
+    page.fill("#read-hole-cell", "")
+    page.click("#read-go")
+    page.wait_for_function("document.getElementById('read-status').textContent.includes('type the number')")
+    page.fill("#read-hole-cell", "-1")
+    page.click("#read-go")
+    page.wait_for_function("document.getElementById('read-status').textContent.startsWith('Could not')")
+    refusal = page.text_content("#read-status") or ""
+    assert "“The hole belongs”" in refusal and "greater than or equal to 0" in refusal, refusal
+    assert [b["hole_home"] for b in sent] == [-1] and "width" not in sent[0]
+    page.select_option("#read-width", "4")
+    page.select_option("#read-height", "3")
+    assert page.is_visible("#read-hole-row") and page.is_hidden("#read-hole-cell")
+    menus = page.eval_on_selector_all(
+        "#read-hole-row, #read-hole-column", "els => els.map(e => [e.options.length, e.value])"
+    )
+    assert menus == [[3, "3"], [4, "4"]]  # as long as the board, the usual bottom right chosen at first
+    page.select_option("#read-hole-row", "2")
+    page.select_option("#read-hole-column", "2")
+    page.click("#read-go")
+    wait_dealt(page, 4, 3)
+    assert (sent[1]["width"], sent[1]["height"], sent[1]["hole_home"]) == (4, 3, 5)
+    assert tiles_of(page) == reading["tiles"]
+    assert page.evaluate("JSON.parse(localStorage.getItem('npuzzle.game.v1')).layout") == "blank-at:5"
+    assert (page.input_value("#blank-row"), page.input_value("#blank-column")) == ("2", "2")  # the goal's
+    page.select_option("#read-width", "2")
+    page.select_option("#read-height", "2")
+    menus = page.eval_on_selector_all(
+        "#read-hole-row, #read-hole-column", "els => els.map(e => [e.options.length, e.value])"
+    )
+    assert menus == [[2, "2"], [2, "2"]]  # a smaller size keeps the row and column where they fit
+    page.console_errors[:] = [e for e in page.console_errors if "status of 422" not in e]  # the refusal
+
+
 @pytest.mark.parametrize("viewport", ["1280x720", "phone"])
 def test_a_best_guess_keeps_its_warning_until_another_board_is_dealt(
     open_page: Callable[..., Any], tmp_path: Path, viewport: str

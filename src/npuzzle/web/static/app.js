@@ -133,6 +133,13 @@ const el = {
   readWidth: $("read-width"),
   readHeight: $("read-height"),
   readHole: $("read-hole"),
+  readHoleHome: $("read-hole-home"),
+  readHoleMenus: $("read-hole-menus"),
+  readHoleRow: $("read-hole-row"),
+  readHoleColumn: $("read-hole-column"),
+  readHoleTyped: $("read-hole-typed"),
+  readHoleCell: $("read-hole-cell"),
+  readHoleNote: $("read-hole-cell-note"),
   readOptions: $("read-options"),
   readCrop: $("read-crop"),
   readGuess: $("read-guess"),
@@ -1302,6 +1309,33 @@ const READ_FIELDS = [
   [/\bhole_home\b/g, "“The hole belongs”"],
 ];
 
+/**
+ * The box of the hole's home for "another cell…": a row and a column menu as long as the size chosen (the
+ * menus' own choice kept where it fits, as the goal's "Where the blank belongs"), or, with the size left to
+ * be found, a cell number the server checks against the board it finds.
+ */
+function drawReadHoleHome() {
+  el.readHoleHome.hidden = el.readHole.value !== "cell";
+  const width = Number(el.readWidth.value);
+  const height = Number(el.readHeight.value);
+  const sized = Boolean(width && height);
+  el.readHoleMenus.hidden = !sized;
+  el.readHoleTyped.hidden = sized;
+  el.readHoleNote.hidden = sized;
+  if (!sized) return;
+  for (const [select, n] of [[el.readHoleRow, height], [el.readHoleColumn, width]]) {
+    const chosen = Number(select.value) || n; // the bottom right, the usual home, at first
+    select.replaceChildren(...Array.from({ length: n }, (_, i) => new Option(String(i + 1), String(i + 1))));
+    select.value = String(Math.min(chosen, n));
+  }
+}
+
+/** The cell (0-based) "another cell…" names: the row and column menus' for a size chosen, else typed. */
+function readHoleCell(width) {
+  if (!width) return el.readHoleCell.valueAsNumber; // NaN for an empty box
+  return (Number(el.readHoleRow.value) - 1) * width + Number(el.readHoleColumn.value) - 1;
+}
+
 /** A refusal in the words of this card; the options it names are opened. */
 function readRefusal(message) {
   let text = message;
@@ -1338,7 +1372,7 @@ async function readScreenshot() {
     const height = Number(el.readHeight.value) || null;
     if ((width === null) !== (height === null)) throw new Error("give both the width and the height, or neither");
     const crop = parseCrop(el.readCrop.value);
-    const hole = holeHome(el.readHole.value, width, height);
+    const hole = holeHome(el.readHole.value, width, height, readHoleCell(width));
     const budget = sendBudget(readFiles.reference ? 2 : 1); // both pictures share one request body
     const shot = await prepareUpload(readFiles.shot, budget);
     const reference = readFiles.reference ? await prepareUpload(readFiles.reference, budget) : null;
@@ -1547,6 +1581,7 @@ function wire() {
   el.readFile.addEventListener("change", () => chooseReadFile("shot", el.readFile.files?.[0]));
   el.readReference.addEventListener("change", () => chooseReadFile("reference", el.readReference.files?.[0]));
   el.readGo.addEventListener("click", readScreenshot);
+  for (const select of [el.readHole, el.readWidth, el.readHeight]) select.addEventListener("change", drawReadHoleHome);
   el.readDrop.addEventListener("dragover", (event) => {
     event.preventDefault();
     el.readDrop.classList.add("over");
@@ -1590,6 +1625,7 @@ function wire() {
 
 async function start() {
   fillSizes();
+  drawReadHoleHome();
   wire();
   onNarrowChange();
   const saved = load();

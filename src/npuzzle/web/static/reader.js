@@ -85,10 +85,15 @@ export function parseCrop(text) {
 
 /**
  * The cell (0-based) where the missing piece belongs for the corner chosen ("" for the usual bottom right:
- * null, the reader's default). The top right and bottom left need the board's size to be named.
+ * null, the reader's default), or `cell` for "cell" (another cell: the row and column menus' or typed; the
+ * server checks it is a whole number on the board). The top right and bottom left need the board's size.
  */
-export function holeHome(corner, width, height) {
+export function holeHome(corner, width, height, cell = NaN) {
   if (!corner) return null;
+  if (corner === "cell") {
+    if (!Number.isFinite(cell)) throw new Error("type the number of the cell where the missing piece belongs");
+    return cell;
+  }
   if (corner === "top-left") return 0;
   if (!width || !height) throw new Error(`give the width and the height to put the hole's home ${corner.replace("-", " ")}`);
   return corner === "top-right" ? width - 1 : (height - 1) * width;
