@@ -310,17 +310,16 @@ def _seam_maps(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x = np.arange(4, w - 3)
         across = change(a[:, x + 1], a[:, x - 2])
         out[:, x] = across > np.maximum(change(a[:, x - 2], a[:, x - 4]), change(a[:, x + 3], a[:, x + 1])) + SEAM_STEP
-        apart = change(a[:, 2:], a[:, :-2])  # apart[:, j]: the change from pixel j to pixel j + 2
-        for k in range(1, LINE_PX + 1):  # a band of pixels x .. x + k - 1 for x in 4 .. w - k - 4, compared
-            n = w - k - 7  # as a step is, 2 px out (slices, not index arrays: a third of the time)
-            band = a[:, 4 + (k - 1) // 2 : 4 + (k - 1) // 2 + n]
-            down, up = band - a[:, 2 : 2 + n], band - a[:, 5 + k : 5 + k + n]
-            # per channel, min(down, up) when both are positive (a ridge), -max when both negative (a valley),
-            # else at most 0 (a ramp, or no band)
-            contrast = np.maximum(np.minimum(down, up), -np.maximum(down, up)).max(axis=2)
-            line = contrast > np.maximum(apart[:, :n], apart[:, 5 + k : 5 + k + n]) + SEAM_STEP
-            lines[:, 4 : 4 + n] |= line
-            lines[:, 4 + k : 4 + k + n] |= line
+        for k in range(1, LINE_PX + 1):  # a band of pixels x .. x + k - 1, compared as a step is, 2 px out
+            x = np.arange(4, w - k - 3)
+            band, before, after = a[:, x + (k - 1) // 2], a[:, x - 2], a[:, x + k + 1]
+            beside = np.maximum(change(before, a[:, x - 4]), change(a[:, x + k + 3], after))
+            down, up = band - before, band - after
+            valley_or_ridge = ((down > 0) & (up > 0)) | ((down < 0) & (up < 0))  # per channel
+            contrast = np.where(valley_or_ridge, np.minimum(np.abs(down), np.abs(up)), 0).max(axis=2)
+            line = contrast > beside + SEAM_STEP
+            lines[:, x] |= line
+            lines[:, x + k] |= line
         # a number's stroke is a thin line too, but short: a gap's runs the tile's side (QA numbers 23, 30 px
         # tiles, cut in half-tiles through their digits)
         return out | straight(lines)
