@@ -649,14 +649,10 @@ def test_a_dark_picture_whose_tiles_match_every_piece_alike_is_not_stood_behind(
     board is in doubt: refused, or with allow-ambiguous the best guess with every cell marked."""
     data = Path(__file__).parent / "data" / "screenshots"
     shot = Image.open(data / "starfield_3x3_window.png")
-    try:
-        reading = read_screenshot(shot, reference=data / "starfield_reference.jpg")
-    except AmbiguousTilesError as refusal:
-        assert "the board as a whole is in doubt" in str(refusal)
-        guess = read_screenshot(shot, reference=data / "starfield_reference.jpg", strict=False)
-        assert guess.ambiguous == (tuple(range(9)),)
-    else:  # since the tiles' light outlines count as their sides the grid lies on them, and the match is right
-        assert reading.board.tiles == (6, 7, 1, 8, 3, 0, 2, 5, 4)
+    with pytest.raises(AmbiguousTilesError, match="the board as a whole is in doubt"):
+        read_screenshot(shot, reference=data / "starfield_reference.jpg")
+    guess = read_screenshot(shot, reference=data / "starfield_reference.jpg", strict=False)
+    assert guess.ambiguous == (tuple(range(9)),)
 
 
 def test_match_contrast_tells_distinct_matches_from_alike_ones() -> None:

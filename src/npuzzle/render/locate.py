@@ -16,9 +16,6 @@ Method (:func:`locate_grid`)
        of its lines' strengths, so more tiles and straighter lines win.
     3. *Alternation*: columns are found over all rows, rows over the columns found, columns again over the
        rows found, rows again: each pass sees the board's lines at full strength and less of the window.
-    4. *Growth*: the best grids are grown a row or column at a time while the cells added look like tiles
-       (their sides are steps or thin lines, :func:`_seam_maps`): a board whose tiles draw several lines a
-       side (bevels, drop shadows) has more lines than step 2 keeps, and a progression can stop short.
 
 A :class:`Grid` holds ``(x, y, tile width, tile height, pitch x, pitch y, width, height)`` in pixels; the
 cell boxes it gives are what the reader cuts. ``locate_grid`` raises :class:`GridNotFoundError` when no
@@ -49,7 +46,6 @@ MAX_TILES = 16  # tiles per side
 PEAK_MIN = 0.12  # line strength (share of the range) below which a column is not a candidate line
 MAX_PEAKS = 24  # strongest candidate lines kept per axis
 SEAM_STEP = 12  # 0..255 units: a step across a boundary must exceed the changes beside it by this much
-LINE_PX = 3  # pixels: a band this narrow unlike both its sides (a shadowed gap, an outline) is a seam too
 CELL_BAR = 0.4  # a cell counts for a grid when more than this share of its sides are steps
 ALTERNATIVE_SHARE = 0.5  # locate_grids offers other sizes scoring at least this share of the best
 
@@ -280,49 +276,20 @@ def _variants(axis: Axis, count: int | None) -> list[Axis]:
 def _seam_maps(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cumulative counts of *steps*: ``vertical[y, x]`` counts rows < y where boundary x (between pixels
     x - 1 and x) is a step — a change across it larger than the changes just beside it (a tile's side or the
-    seam between two tiles), while texture changes everywhere alike — or a side of a *thin line*: a band of
-    1 to :data:`LINE_PX` pixels darker (or lighter) than the pixels on both sides, in some colour channel,
-    by more than the changes beyond them (a ramp, lighter one side and darker the other, is no line), and
-    straight for :data:`RUN` pixels (a stroke of a number is short). A
-    narrow gap darkened by the tiles' drop shadows, or a tile's outline, is such a line: its far side lies
-    within the pixels a step is compared with, so neither of its sides is a step, and a board of 2 px gaps
-    with shadows scored its columns as no tiles (QA numbers 8: a 6x6 found as 4x6). ``horizontal``
-    likewise, transposed."""
+    seam between two tiles), while texture changes everywhere alike. ``horizontal`` likewise, transposed."""
     import numpy as np
 
     p = pixels.astype(np.int16)
 
-    def change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.abs(a - b).max(axis=2)  # type: ignore[no-any-return]
-
-    def straight(e: np.ndarray) -> np.ndarray:  # marks with RUN marks around them, down axis 0, mostly marked
-        c = np.zeros((e.shape[0] + 1, e.shape[1]), dtype=np.int32)
-        np.cumsum(e, axis=0, out=c[1:])
-        n = e.shape[0]
-        lo = np.clip(np.arange(n) - RUN // 2, 0, n)
-        hi = np.clip(np.arange(n) + RUN - RUN // 2, 0, n)
-        return e & (c[hi] - c[lo] > 0.75 * RUN)  # type: ignore[no-any-return]
-
     def steps(a: np.ndarray) -> np.ndarray:  # along axis 1; result index x = boundary x
         h, w = a.shape[:2]
         out = np.zeros((h, w + 1), dtype=bool)
-        lines = np.zeros((h, w + 1), dtype=bool)
         x = np.arange(4, w - 3)
-        across = change(a[:, x + 1], a[:, x - 2])
-        out[:, x] = across > np.maximum(change(a[:, x - 2], a[:, x - 4]), change(a[:, x + 3], a[:, x + 1])) + SEAM_STEP
-        for k in range(1, LINE_PX + 1):  # a band of pixels x .. x + k - 1, compared as a step is, 2 px out
-            x = np.arange(4, w - k - 3)
-            band, before, after = a[:, x + (k - 1) // 2], a[:, x - 2], a[:, x + k + 1]
-            beside = np.maximum(change(before, a[:, x - 4]), change(a[:, x + k + 3], after))
-            down, up = band - before, band - after
-            valley_or_ridge = ((down > 0) & (up > 0)) | ((down < 0) & (up < 0))  # per channel
-            contrast = np.where(valley_or_ridge, np.minimum(np.abs(down), np.abs(up)), 0).max(axis=2)
-            line = contrast > beside + SEAM_STEP
-            lines[:, x] |= line
-            lines[:, x + k] |= line
-        # a number's stroke is a thin line too, but short: a gap's runs the tile's side (QA numbers 23, 30 px
-        # tiles, cut in half-tiles through their digits)
-        return out | straight(lines)
+        across = np.abs(a[:, x + 1] - a[:, x - 2]).max(axis=2)
+        left = np.abs(a[:, x - 2] - a[:, x - 4]).max(axis=2)
+        right = np.abs(a[:, x + 3] - a[:, x + 1]).max(axis=2)
+        out[:, x] = across > np.maximum(left, right) + SEAM_STEP
+        return out
 
     def cumulate(s: np.ndarray) -> np.ndarray:
         c = np.zeros((s.shape[0] + 1, s.shape[1]), dtype=np.int32)
@@ -473,45 +440,7 @@ def _score_grids(pixels: np.ndarray, width: int | None, height: int | None) -> l
     if grids:
         totals = _grids_score(seams, grids)
         scored = [(float(total), grid) for total, grid in zip(totals, grids, strict=True)]
-        best = sorted(scored, key=lambda sg: -sg[0])[:GROWN_GRIDS]
-        scored.extend(_grown_while_tiles(seams, grid, score, width, height, (w_px, h_px)) for score, grid in best)
     return scored
-
-
-GROWN_GRIDS = 3  # best-scoring located grids grown a row or column at a time while that adds tile-like cells
-
-
-def _grown_while_tiles(
-    seams: tuple[np.ndarray, np.ndarray],
-    grid: Grid,
-    score: float,
-    width: int | None,
-    height: int | None,
-    size: tuple[int, int],
-) -> tuple[float, Grid]:
-    """``grid`` (scoring ``score``) grown a column or row at a time, at the side that adds the most, while
-    the added cells look like tiles (the score grows), as ``(score, grid)``; a count given (``width``,
-    ``height``) stays. A grid's lines are proposed from the :data:`MAX_PEAKS` strongest lines only, and
-    tiles with bevels and drop shadows draw three or four lines a side, so a board's outer rows can be
-    crowded out by its inner ones and the window's: the progression stops a tile or two short (QA numhard
-    6024 and 6038, 6x6 boards found as 6x5), where :func:`_variants` adds back one tile at most."""
-    w_px, h_px = size
-    while True:
-        options = []
-        for side in SIDES:
-            across = side in ("left", "right")
-            count, given = (grid.width, width) if across else (grid.height, height)
-            grown = grid_grown(grid, side)
-            x0, y0, x1, y1 = grown.box
-            if given is None and count < MAX_TILES and x0 >= -1 and y0 >= -1 and x1 <= w_px + 1 and y1 <= h_px + 1:
-                options.append(grown)
-        if not options:
-            return score, grid
-        totals = _grids_score(seams, options)
-        k = int(totals.argmax())
-        if totals[k] <= score:
-            return score, grid
-        score, grid = float(totals[k]), options[k]
 
 
 def _best_per_size(scored: list[tuple[float, Grid]]) -> list[tuple[float, Grid]]:
