@@ -849,6 +849,21 @@ def test_a_screenshot_that_is_not_a_puzzle_is_refused_in_words(page: Any, tmp_pa
     page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusal
 
 
+# A canned reading of a 300x300 screenshot that is a best guess: cells 3 and 4 look alike
+BEST_GUESS = {
+    "width": 3,
+    "height": 3,
+    "tiles": [2, 4, 0, 1, 5, 3, 7, 8, 6],
+    "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0],
+    "confidence": [0.9, 0.9, 0.9, 0.3, 0.3, 0.9, 0.9, 0.9, 0.9],
+    "kind": "picture",
+    "missing": 8,
+    "ambiguous": [[3, 4]],
+    "image_width": 300,
+    "image_height": 300,
+}
+
+
 def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: Any, tmp_path: Path) -> None:
     """The board area, the hole's corner and "accept a best guess" go out as crop, hole_home and
     allow_ambiguous; a refusal naming those fields names the card's controls and opens them; a best guess
@@ -868,18 +883,7 @@ def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: An
         ),
         (
             200,
-            {
-                "width": 3,
-                "height": 3,
-                "tiles": [2, 4, 0, 1, 5, 3, 7, 8, 6],
-                "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0],
-                "confidence": [0.9, 0.9, 0.9, 0.3, 0.3, 0.9, 0.9, 0.9, 0.9],
-                "kind": "picture",
-                "missing": 8,
-                "ambiguous": [[3, 4]],
-                "image_width": 300,
-                "image_height": 300,
-            },
+            BEST_GUESS,
         ),
     ]
 
@@ -1011,22 +1015,10 @@ def test_a_best_guess_keeps_its_warning_until_another_board_is_dealt(
 
     path = tmp_path / "window.png"
     Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
-    guess = {
-        "width": 3,
-        "height": 3,
-        "tiles": [2, 4, 0, 1, 5, 3, 7, 8, 6],
-        "goal": [1, 2, 3, 4, 5, 6, 7, 8, 0],
-        "confidence": [0.9, 0.9, 0.9, 0.3, 0.3, 0.9, 0.9, 0.9, 0.9],
-        "kind": "picture",
-        "missing": 8,
-        "ambiguous": [[3, 4]],
-        "image_width": 300,
-        "image_height": 300,
-    }
     page = open_page(viewport)
     page.route(
         "**/api/read",
-        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(guess)),
+        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(BEST_GUESS)),
     )
     assert page.is_hidden('[data-testid="board-notice"]')
     if viewport == "phone":
