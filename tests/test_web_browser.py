@@ -929,10 +929,11 @@ def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: An
 
 
 def test_the_hole_can_belong_in_an_inner_cell_of_a_screenshot(page: Any, tmp_path: Path) -> None:
-    """"The hole belongs" → "another cell…": with the size left to be found, a cell number the server checks
-    (-1 is the server's 422, in the card's words); with a size chosen, a row and a column menu as long as the
-    board, their cell sent as hole_home and the board read dealt with the blank's home there. The reader's
-    answer to a good cell is canned (its real work is tested through the API)."""
+    """“The hole belongs” → “another cell…”: with the size left to be found, a cell number counting from 1
+    (an empty box, 0, -1, 2.5 and one past the largest board are refused on the page, nothing sent); with a
+    size chosen, a row and a column menu as long as the board, their cell sent as hole_home and the board
+    read dealt with the blank's home there. The reader's answer is canned (its real work is tested through
+    the API)."""
     import json
 
     from PIL import Image
@@ -955,12 +956,8 @@ def test_the_hole_can_belong_in_an_inner_cell_of_a_screenshot(page: Any, tmp_pat
     }
 
     def reader(route: Any) -> None:
-        body = route.request.post_data_json
-        sent.append(body)
-        if body.get("hole_home", 0) < 0:
-            route.continue_()  # the real server's refusal
-        else:
-            route.fulfill(status=200, content_type="application/json", body=json.dumps(reading))
+        sent.append(route.request.post_data_json)
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(reading))
 
     page.route("**/api/read", reader)
     page.set_input_files("#read-file", str(path))
@@ -968,15 +965,24 @@ def test_the_hole_can_belong_in_an_inner_cell_of_a_screenshot(page: Any, tmp_pat
     assert page.is_hidden("#read-hole-home")
     page.select_option("#read-hole", "cell")
     assert page.is_visible("#read-hole-cell") and page.is_hidden("#read-hole-row")  # no size: a cell number
-    page.fill("#read-hole-cell", "")
-    page.click("#read-go")
-    page.wait_for_function("document.getElementById('read-status').textContent.includes('type the number')")
-    page.fill("#read-hole-cell", "-1")
-    page.click("#read-go")
-    page.wait_for_function("document.getElementById('read-status').textContent.startsWith('Could not')")
-    refusal = page.text_content("#read-status") or ""
-    assert "“The hole belongs”" in refusal and "greater than or equal to 0" in refusal, refusal
-    assert [b["hole_home"] for b in sent] == [-1] and "width" not in sent[0]
+    assert "from 1" in page.inner_text("#read-hole-typed") and "1 is the top left" in page.inner_text(
+        "#read-hole-cell-note"
+    )
+    most = page.evaluate("import('/limits.js').then(m => m.MAX_SIDE * m.MAX_SIDE)")
+    for typed, says in [
+        ("", "type the number"),
+        ("0", "a whole number from 1 (the top left), not '0'"),
+        ("-1", "not '-1'"),
+        ("2.5", "not '2.5'"),
+        (str(most + 1), f"at most {most}"),
+    ]:
+        page.evaluate("document.getElementById('read-status').textContent = ''")
+        page.fill("#read-hole-cell", typed)
+        page.click("#read-go")
+        page.wait_for_function("document.getElementById('read-status').textContent !== ''")
+        refusal = page.text_content("#read-status") or ""
+        assert says in refusal, (typed, refusal)
+    assert sent == []  # refused on the page
     page.select_option("#read-width", "4")
     page.select_option("#read-height", "3")
     assert page.is_visible("#read-hole-row") and page.is_hidden("#read-hole-cell")
@@ -988,7 +994,7 @@ def test_the_hole_can_belong_in_an_inner_cell_of_a_screenshot(page: Any, tmp_pat
     page.select_option("#read-hole-column", "2")
     page.click("#read-go")
     wait_dealt(page, 4, 3)
-    assert (sent[1]["width"], sent[1]["height"], sent[1]["hole_home"]) == (4, 3, 5)
+    assert (sent[0]["width"], sent[0]["height"], sent[0]["hole_home"]) == (4, 3, 5)
     assert tiles_of(page) == reading["tiles"]
     assert page.evaluate("JSON.parse(localStorage.getItem('npuzzle.game.v1')).layout") == "blank-at:5"
     assert (page.input_value("#blank-row"), page.input_value("#blank-column")) == ("2", "2")  # the goal's
@@ -998,7 +1004,45 @@ def test_the_hole_can_belong_in_an_inner_cell_of_a_screenshot(page: Any, tmp_pat
         "#read-hole-row, #read-hole-column", "els => els.map(e => [e.options.length, e.value])"
     )
     assert menus == [[2, "2"], [2, "2"]]  # a smaller size keeps the row and column where they fit
-    page.console_errors[:] = [e for e in page.console_errors if "status of 422" not in e]  # the refusal
+
+
+def test_a_typed_hole_cell_counts_from_1_in_what_goes_out_and_in_the_servers_refusal(
+    page: Any, tmp_path: Path
+) -> None:
+    """A cell number typed for "another cell…" counts from 1: on a real numbered 3x3 screenshot (the size
+    left to be found), 10 goes out as hole_home 9 and the server's refusal reads in the same counting
+    ("cell 10 is outside a 3x3 board (cells 1..9)", not "9 … (0..8)"); 5, the middle, goes out as 4 and the
+    board read is dealt with the blank's home there (blank-at:4)."""
+    from screenshots import Style, game_screenshot
+
+    shot = game_screenshot(Style(width=3, height=3, kind="numbers", seed=3, jpeg=85))
+    path = tmp_path / "game-window.png"
+    shot.image.save(path)
+    sent: list[int] = []
+    page.on(
+        "request",
+        lambda r: sent.append(r.post_data_json["hole_home"]) if r.url.endswith("/api/read") else None,
+    )
+    page.set_input_files("#read-file", str(path))
+    page.click("#read-options summary")
+    page.select_option("#read-hole", "cell")
+    page.fill("#read-hole-cell", "10")
+    page.click("#read-go")
+    page.wait_for_function(
+        "document.getElementById('read-status').textContent.startsWith('Could not')", timeout=60_000
+    )
+    refusal = page.text_content("#read-status") or ""
+    assert "“The hole belongs”: cell 10 is outside a 3x3 board (cells 1..9)" in refusal, refusal
+    page.fill("#read-hole-cell", "5")
+    page.click("#read-go")
+    page.wait_for_function(
+        "document.getElementById('read-status').textContent.startsWith('Read a')", timeout=60_000
+    )
+    wait_dealt(page, 3, 3)
+    assert sent == [9, 4]
+    page.wait_for_function("JSON.parse(localStorage.getItem('npuzzle.game.v1')).layout === 'blank-at:4'")
+    assert tiles_of(page) == list(shot.board.tiles)
+    page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusal
 
 
 @pytest.mark.parametrize("viewport", ["1280x720", "phone"])

@@ -24,6 +24,7 @@ import {
   drawReading,
   holeHome,
   layoutOf,
+  parseCellNumber,
   parseCrop,
   prepareUpload,
   readRequest,
@@ -1330,15 +1331,33 @@ function drawReadHoleHome() {
   }
 }
 
-/** The cell (0-based) "another cell…" names: the row and column menus' for a size chosen, else typed. */
+/**
+ * The cell (0-based) "another cell…" names: the row and column menus' for a size chosen, else typed
+ * counting from 1 (NaN for an empty box; an Error for a number no board has).
+ */
 function readHoleCell(width) {
-  if (!width) return el.readHoleCell.valueAsNumber; // NaN for an empty box
+  if (!width) return parseCellNumber(el.readHoleCell.value);
   return (Number(el.readHoleRow.value) - 1) * width + Number(el.readHoleColumn.value) - 1;
 }
 
-/** A refusal in the words of this card; the options it names are opened. */
+// The hole's home cell as refusals of /api/read name it (0-based: npuzzle.web.app, vision.parse_hole_home),
+// counting from 1 as this card does; the field is then named by READ_FIELDS.
+const fromOne = (cell) => String(Number(cell) + 1);
+const READ_CELLS = [
+  [
+    /\bhole[ _]home (\d+) is outside an? (\d+x\d+) board \((?:cells )?0\.\.(\d+)\)/g,
+    (_, cell, size, last) => `hole_home: cell ${fromOne(cell)} is outside a ${size} board (cells 1..${fromOne(last)})`,
+  ],
+  [/\bthe hole in cell (\d+)/g, (_, cell) => `the hole in cell ${fromOne(cell)}`],
+  [/\(cell (\d+)\) than at cell (\d+), the one given/g, (_, a, b) => `(cell ${fromOne(a)}) than at cell ${fromOne(b)}, the one given`],
+  [/\(the missing piece in cell (\d+)\)/g, (_, cell) => `(the missing piece in cell ${fromOne(cell)})`],
+  [/\bwith it at cell (\d+)/g, (_, cell) => `with it at cell ${fromOne(cell)}`],
+];
+
+/** A refusal in the words of this card (cells of the hole's home counting from 1); the options it names are opened. */
 function readRefusal(message) {
   let text = message;
+  for (const [cell, words] of READ_CELLS) text = text.replace(cell, words);
   for (const [field, words] of READ_FIELDS) {
     if (field.test(text)) el.readOptions.open = true;
     field.lastIndex = 0;
@@ -1372,7 +1391,7 @@ async function readScreenshot() {
     const height = Number(el.readHeight.value) || null;
     if ((width === null) !== (height === null)) throw new Error("give both the width and the height, or neither");
     const crop = parseCrop(el.readCrop.value);
-    const hole = holeHome(el.readHole.value, width, height, readHoleCell(width));
+    const hole = holeHome(el.readHole.value, width, height, el.readHole.value === "cell" ? readHoleCell(width) : NaN);
     const budget = sendBudget(readFiles.reference ? 2 : 1); // both pictures share one request body
     const shot = await prepareUpload(readFiles.shot, budget);
     const reference = readFiles.reference ? await prepareUpload(readFiles.reference, budget) : null;

@@ -1,8 +1,9 @@
 // Reading the sliding puzzle on a screenshot of another game (POST /api/read), and showing what was read:
 // the tiles cut from the screenshot where the server found them, each marked with the piece it was read as.
 
-// the largest /api/read request body this server takes, served from its settings (not copied here)
-import { MAX_UPLOAD_BYTES } from "./limits.js";
+// the largest /api/read request body this server takes and the largest side it plays, served from its
+// settings (not copied here)
+import { MAX_SIDE, MAX_UPLOAD_BYTES } from "./limits.js";
 
 const SEND_FORMATS = new Set(["image/png", "image/jpeg", "image/webp", "image/gif", "image/bmp"]);
 const MAX_SIDE_PX = 3000; // a bigger screenshot is scaled down before it is sent (JPEG, quality .92)
@@ -84,9 +85,29 @@ export function parseCrop(text) {
 }
 
 /**
+ * The cell (0-based) of a cell number typed counting from 1 (1 the top left, then along each row), NaN for
+ * an empty box. Throws an Error quoting the text for anything but a whole number from 1 to the cells of the
+ * largest board played (MAX_SIDE²); the server checks it against the board it finds.
+ */
+export function parseCellNumber(text) {
+  const typed = String(text).trim();
+  if (!typed) return NaN;
+  const number = Number(typed);
+  const most = MAX_SIDE * MAX_SIDE;
+  if (!Number.isInteger(number) || number < 1) {
+    throw new Error(`the cell where the missing piece belongs is a whole number from 1 (the top left), not '${typed.slice(0, 20)}'`);
+  }
+  if (number > most) {
+    throw new Error(`the cell where the missing piece belongs is at most ${most} (the last of a ${MAX_SIDE}×${MAX_SIDE} board), not ${typed.slice(0, 20)}`);
+  }
+  return number - 1;
+}
+
+/**
  * The cell (0-based) where the missing piece belongs for the corner chosen ("" for the usual bottom right:
- * null, the reader's default), or `cell` for "cell" (another cell: the row and column menus' or typed; the
- * server checks it is a whole number on the board). The top right and bottom left need the board's size.
+ * null, the reader's default), or `cell` for "cell" (another cell, 0-based: the row and column menus' or
+ * typed, see parseCellNumber; the server checks it is on the board). The top right and bottom left need the
+ * board's size.
  */
 export function holeHome(corner, width, height, cell = NaN) {
   if (!corner) return null;
