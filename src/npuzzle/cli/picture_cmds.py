@@ -83,6 +83,14 @@ HoleHomeOption = Annotated[
         "or bottom-right (default).",
     ),
 ]
+READ_SECONDS = 180.0  # default limit of one reading: typical reads take seconds, the slowest refusals about a minute
+ReadSecondsOption = Annotated[
+    float,
+    typer.Option(
+        "--read-seconds",
+        help="Stop reading the screenshot after this many seconds (exit 3); --size and --crop make it quicker.",
+    ),
+]
 TileSizeOption = Annotated[
     int | None, typer.Option("--tile-size", help="Tile side in pixels (default: fit).")
 ]
@@ -187,6 +195,7 @@ def _read(
     crop: str | None = None,
     debug: Path | None = None,
     hole_home: str | None = None,
+    read_seconds: float = READ_SECONDS,
 ) -> ScreenshotReading:
     from ..notation import parse_size
     from ..render.image import IMAGE_SUFFIXES, check_output_file
@@ -199,7 +208,7 @@ def _read(
         with working(f"reading {screenshot.name} …"):
             reading = read_screenshot(
                 screenshot, width, height, reference, strict=not allow_ambiguous, blank_cell=blank_cell,
-                crop=_parse_crop(crop), hole_home=hole_home,
+                crop=_parse_crop(crop), hole_home=hole_home, max_seconds=read_seconds,
             )  # fmt: skip
     except HANDLED as exc:
         refused_grid = getattr(exc, "grid", None)  # a refusal's grid, with or without a rejected reading
@@ -254,6 +263,7 @@ def read(
     blank_cell: BlankCellOption = None,
     debug: DebugOption = None,
     hole_home: HoleHomeOption = None,
+    read_seconds: ReadSecondsOption = READ_SECONDS,
 ) -> None:
     """Read the board from a SCREENSHOT of a sliding puzzle (the whole window is fine: the grid is found).
     Numbered tiles are read by OCR; picture tiles are matched to --reference, or without one put back
@@ -261,7 +271,7 @@ def read(
     row-major), 0 is the empty cell; the goal has the hole where the missing tile belongs. Refuses (exit 2,
     naming the likely cause) rather than return a board it is not sure of."""
     try:
-        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug, hole_home)
+        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug, hole_home, read_seconds)
     except HANDLED as exc:
         fail(exc, json_output, _ambiguity_extra(exc))
     if json_output:
@@ -311,6 +321,7 @@ def solve_screenshot(
     ] = 30.0,
     debug: DebugOption = None,
     hole_home: HoleHomeOption = None,
+    read_seconds: ReadSecondsOption = READ_SECONDS,
 ) -> None:
     """Read a SCREENSHOT of a sliding puzzle (numbered, or picture tiles), print the board
     read, solve it, and draw the solution (the next tile to move outlined in every step)."""
@@ -321,7 +332,7 @@ def solve_screenshot(
         # a minute), so a typo in an option is reported at once
         check_picture_options(render_dir, gif, mp4, sheet, speed)
         _check_solver_options(algorithm, max_seconds)
-        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug, hole_home)
+        reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug, hole_home, read_seconds)
         if not json_output:  # the board read, before the search starts
             typer.echo("\n".join(_describe(reading)))
             typer.echo("solving…", err=True)

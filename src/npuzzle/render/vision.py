@@ -33,13 +33,15 @@ from __future__ import annotations
 
 import copy
 import math
+import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board
-from ..errors import PuzzleError
+from ..errors import PuzzleError, SearchLimitExceeded
 from ..goals import blank_at
 from .image import PictureError, cell_boxes, check_picture_size, load_picture
 from .locate import Axis, Grid, GridNotFoundError, boxes_meet, candidate_grids, locate_grid, locate_grids
@@ -276,6 +278,27 @@ class UnsolvableReadingError(ReadingError):
     """The board read cannot reach its goal: some tiles were surely misread."""
 
 
+class ReadingTimeoutError(SearchLimitExceeded):
+    """Reading a screenshot took longer than its ``max_seconds`` (:func:`read_screenshot`). Not a
+    :class:`ReadingError`: no grid is tried after it, and no reading is offered."""
+
+
+# (deadline on time.monotonic(), the limit in seconds) of the reading under way in this thread, if limited
+_DEADLINE: ContextVar[tuple[float, float] | None] = ContextVar("npuzzle_reading_deadline", default=None)
+
+
+def _check_time() -> None:
+    """Raise :class:`ReadingTimeoutError` once the reading under way is past its limit (called between the
+    steps of a reading: a grid located, a grid read, a picture put back together, a box matched)."""
+    limit = _DEADLINE.get()
+    if limit is not None and time.monotonic() > limit[0]:
+        raise ReadingTimeoutError(
+            f"reading the screenshot took longer than its {limit[1]:g} s limit; give the board's size "
+            "(--size WxH) and place (--crop X,Y,W,H) to narrow the search, or a longer limit (--read-seconds)",
+            limit="max_seconds",
+        )
+
+
 def _even_grid(image: PILImage.Image, width: int, height: int) -> Grid:
     """The whole image cut evenly into ``width`` × ``height`` cells (a screenshot cropped to the board)."""
     pw, ph = image.width / width, image.height / height
@@ -420,6 +443,7 @@ def _refine_by_match(
     step = max(1.0, REFINE_MATCH_SHARE * min(grid.columns.pitch, grid.rows.pitch))
     trials = 0
     while step >= REFINE_MATCH_STEP and trials < REFINE_MATCH_TRIALS:
+        _check_time()
         improved = False
         for axis_name in ("columns", "rows"):
             for move in ("shift", "scale", "tile"):
@@ -463,6 +487,7 @@ def _read_in_rectangles(
     for x0, y0, x1, y1 in board_rectangles(
         image, ref_image.width / ref_image.height, RECTANGLES, like=ref_image
     ):
+        _check_time()
         for w, h in sizes:
             pw, ph = (x1 - x0) / w, (y1 - y0) / h
             if min(pw, ph) < MIN_TILE_PX * 2 or (blank_cell is not None and not 0 <= blank_cell < w * h):
@@ -476,6 +501,7 @@ def _read_in_rectangles(
     cuts.sort(key=lambda c: c[0])
     readings: list[tuple[float, ScreenshotReading]] = []
     for mismatch, grid in cuts[:REFINE_GRIDS]:
+        _check_time()
         if mismatch > REFINE_MATCH_RMS:
             break
         refined = _refine_by_match(image, grid, ref_image, blank_cell)
@@ -520,7 +546,11 @@ def _finer_cut(homes: tuple[int, ...], width: int, height: int) -> bool:
 
 
 def _layouts(
-    image: PILImage.Image, width: int | None, height: int | None, exact: bool, outlines: bool = False
+    image: PILImage.Image,
+    width: int | None,
+    height: int | None,
+    exact: bool,
+    outlines: bool = False,
 ) -> tuple[list[Grid], GridNotFoundError | None]:
     """Where the cells may be: the grid located in ``image`` and, when the size is known, the even split of
     the whole image (``exact``: the image is known to be cropped to the board, so only the even split). When
@@ -578,6 +608,7 @@ def read_screenshot(
     crop: tuple[int, int, int, int] | None = None,
     exact: bool = False,
     hole_home: int | str | None = None,
+    max_seconds: float | None = None,
 ) -> ScreenshotReading:
     """Read the arrangement of a sliding puzzle from ``screenshot`` (a whole game window, or the board).
 
@@ -591,6 +622,8 @@ def read_screenshot(
     belongs (the reading's ``preview`` is its box); a picture-like box alike the board that the tiles do not
     match refuses the assumed ``hole_home``. ``blank_cell`` (0-based) tells where the
     hole is if it is known; ``exact`` says the screenshot (or crop) is exactly the board, cut evenly.
+    ``max_seconds`` limits the reading's time (None: no limit); past it the reading stops between two of its
+    steps (a few seconds at most on a 6x6 picture) with :class:`ReadingTimeoutError`.
     ``screenshot`` and ``reference`` may be paths, Pillow images or the bytes of an image file (an upload).
 
     This is the one public entry point for reading screenshots (the CLI's ``read``/``solve-screenshot`` and
@@ -601,10 +634,32 @@ def read_screenshot(
     :class:`NumbersUnreadableError` (numbers missing, repeated or illegible: size, crop, blur, or picture tiles
     without a reference), :class:`UnsolvableReadingError`, :class:`AmbiguousTilesError` (tiles too alike:
     ``strict=False`` returns the best guess with the doubtful cells in ``ambiguous``),
-    :class:`PictureReassemblyError` (picture tiles whose seams do not tell one arrangement apart).
+    :class:`PictureReassemblyError` (picture tiles whose seams do not tell one arrangement apart),
+    :class:`ReadingTimeoutError` (``max_seconds`` ran out).
     """
+    if max_seconds is not None and not (max_seconds > 0 and math.isfinite(max_seconds)):
+        raise PictureError(f"the reading's time limit must be a positive number of seconds, got {max_seconds!r}")
     if (width is None) != (height is None):
         raise PictureError("give both the width and the height of the board, or neither")
+    token = _DEADLINE.set(None if max_seconds is None else (time.monotonic() + max_seconds, max_seconds))
+    try:
+        return _read_screenshot(screenshot, width, height, reference, strict, blank_cell, crop, exact, hole_home)
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _read_screenshot(
+    screenshot: str | Path | bytes | PILImage.Image,
+    width: int | None,
+    height: int | None,
+    reference: str | Path | bytes | PILImage.Image | None,
+    strict: bool,
+    blank_cell: int | None,
+    crop: tuple[int, int, int, int] | None,
+    exact: bool,
+    hole_home: int | str | None,
+) -> ScreenshotReading:
+    """:func:`read_screenshot`'s work, its time limit set."""
     image = load_picture(_from_bytes(screenshot, "screenshot"), "screenshot")
     if isinstance(reference, bytes):
         reference = _from_bytes(reference, "reference picture")
@@ -616,6 +671,7 @@ def read_screenshot(
             )
         image = image.crop((x, y, x + w, y + h))
     grids, problem = _layouts(image, width, height, exact, outlines=reference is None)
+    _check_time()
     if not grids:
         assert problem is not None
         raise problem
@@ -953,6 +1009,7 @@ def _read_with_preview(
         fits: list[tuple[float, float, float, float] | Grid] = [box]
         tried: list[Grid] = []
         while fits:
+            _check_time()
             fit = fits.pop(0)
             if isinstance(fit, Grid):
                 tried.append(fit)
@@ -964,6 +1021,8 @@ def _read_with_preview(
                 )
             except ReferenceMismatchError as exc:
                 reading = exc.reading
+            except ReadingTimeoutError:
+                raise
             except PuzzleError:
                 continue
             doubt = _preview_doubt(image, reading, preview, fit, hole_home, blank_cell)
@@ -1214,6 +1273,7 @@ def _read_without_reference(
         raise problem
     first: ReadingError | None = None
     for index, grid in enumerate(grids):
+        _check_time()
         try:
             reading = _read_layout(image, grid, width, height, hole_home, strict, pictures=index == 0)
             if strict or not reading.ambiguous:
@@ -1923,7 +1983,10 @@ def _assemblies_on(
     def solvable(homes: tuple[int, ...]) -> bool:  # a fairly dealt game shows only boards that reach the goal
         return is_solvable_homes(homes, width, missing)
 
-    assemblies = [assemble(cuts, width, height, hole, missing, solvable=solvable, gradient=gradient) for hole in holes]
+    assemblies = []
+    for hole in holes:
+        _check_time()
+        assemblies.append(assemble(cuts, width, height, hole, missing, solvable=solvable, gradient=gradient))
     assemblies.sort(key=lambda a: a.seam_ratio)
     return cells, assemblies
 
@@ -2205,6 +2268,7 @@ def _read_with_reference(
         return min(within, key=lambda m: m[0])[2] if within else None
 
     for grid in grids:  # the located grids: their size errors are the user's to see
+        _check_time()
         check_picture_size(ref_image, grid.width, grid.height, "reference picture")
         n = grid.width * grid.height
         if blank_cell is not None and not 0 <= blank_cell < n:
@@ -2303,6 +2367,7 @@ def _read_numbers(
     if grid is None:
         assert problem is not None
         raise problem
+    _check_time()
     n = grid.width * grid.height
     got = read_numbers(_crops(image, grid))
     size = f"{grid.width}x{grid.height}"
@@ -2482,6 +2547,7 @@ __all__ = [
     "NumbersUnreadableError",
     "PictureReassemblyError",
     "ReadingError",
+    "ReadingTimeoutError",
     "ReferenceMismatchError",
     "ScreenshotReading",
     "UnsolvableReadingError",

@@ -518,8 +518,8 @@ def decode_picture(text: str, what: str, max_pixels: int) -> Any:
     return load_picture(image, what)
 
 
-def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
-    """The ``/api/read`` work: decode, call the reader, shape the answer."""
+def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = None) -> ReadResponse:
+    """The ``/api/read`` work: decode, call the reader (stopping it after ``max_seconds``), shape the answer."""
     import inspect
 
     from ..render.vision import read_screenshot
@@ -530,7 +530,9 @@ def read_now(request: ReadRequest, max_pixels: int) -> ReadResponse:
     reference = (
         None if request.reference is None else decode_picture(request.reference, "reference", max_pixels)
     )
-    options: dict[str, Any] = {"strict": not request.allow_ambiguous, "blank_cell": request.blank_cell}
+    options: dict[str, Any] = {
+        "strict": not request.allow_ambiguous, "blank_cell": request.blank_cell, "max_seconds": max_seconds,
+    }
     if request.crop is not None:
         options["crop"] = tuple(request.crop)
     if request.hole_home is not None and reference is None:  # for a picture put back together without one
@@ -1034,7 +1036,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         reference, an unreadable number) rather than answer a board it does not stand behind."""
         return await lanes.run(
             "heavy",
-            lambda: read_now(request, settings.max_read_pixels),
+            # the reading stops itself when the request gives up, so its slot is not held on after the answer
+            lambda: read_now(request, settings.max_read_pixels, settings.read_seconds + settings.grace_seconds),
             settings.read_seconds,
             "screenshot reading",
         )
