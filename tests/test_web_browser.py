@@ -932,8 +932,8 @@ def test_the_hole_can_belong_in_an_inner_cell_of_a_screenshot(page: Any, tmp_pat
     """“The hole belongs” → “another cell…”: with the size left to be found, a cell number counting from 1
     (an empty box, 0, -1, 2.5 and one past the largest board are refused on the page, nothing sent); with a
     size chosen, a row and a column menu as long as the board, their cell sent as hole_home and the board
-    read dealt with the blank's home there. The reader's answer is canned (its real work is tested through
-    the API)."""
+    read dealt with the blank's home there, with no warning above it (every cell read surely). The reader's
+    answer is canned (its real work is tested through the API)."""
     import json
 
     from PIL import Image
@@ -996,6 +996,7 @@ def test_the_hole_can_belong_in_an_inner_cell_of_a_screenshot(page: Any, tmp_pat
     wait_dealt(page, 4, 3)
     assert (sent[0]["width"], sent[0]["height"], sent[0]["hole_home"]) == (4, 3, 5)
     assert tiles_of(page) == reading["tiles"]
+    assert page.is_hidden('[data-testid="board-notice"]')  # every cell read surely: no warning
     assert page.evaluate("JSON.parse(localStorage.getItem('npuzzle.game.v1')).layout") == "blank-at:5"
     assert (page.input_value("#blank-row"), page.input_value("#blank-column")) == ("2", "2")  # the goal's
     page.select_option("#read-width", "2")
@@ -1094,6 +1095,63 @@ def test_a_best_guess_keeps_its_warning_until_another_board_is_dealt(
     page.click("#undo")  # no move yet: the guessed game comes back, and its warning with it
     notice.wait_for(state="visible")
     assert moves(page) == 1
+
+
+@pytest.mark.parametrize("viewport", ["1280x720", "phone"])
+def test_cells_read_less_surely_keep_a_warning_above_the_board_naming_them(
+    open_page: Callable[..., Any], tmp_path: Path, viewport: str
+) -> None:
+    """A reading accepted (not a best guess) with cells under the card's UNSURE confidence (those it
+    outlines) is played under a warning above the board naming them by row and column from 1, the first
+    two and then a count; moves and a reload leave it, the actions stay above the fold, and a new deal
+    takes it away. The reader's answer is canned."""
+    import json
+
+    from PIL import Image
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    reading = {
+        **BEST_GUESS,
+        "ambiguous": [],
+        # cells 1, 5 and 8 under UNSURE (0.6); 0.6 itself is sure
+        "confidence": [0.9, 0.55, 0.9, 0.6, 0.9, 0.3, 0.9, 0.9, 0.59],
+    }
+    page = open_page(viewport)
+    page.route(
+        "**/api/read",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(reading)),
+    )
+    if viewport == "phone":
+        page.click("#settings-toggle")
+    page.set_input_files("#read-file", str(path))
+    page.click("#read-go")
+    wait_dealt(page, 3, 3)
+    assert "3 cells less sure, outlined" in (page.text_content("#read-status") or "")
+    notice = page.get_by_test_id("board-notice")
+    notice.wait_for(state="visible")
+    assert notice.inner_text().strip() == (
+        "Less sure from the screenshot: row 1, column 2; row 2, column 3; 1 more."
+    )
+    room = page.evaluate(
+        """() => parseFloat(getComputedStyle(document.querySelector('.play')).getPropertyValue('--notice-h'))
+            * parseFloat(getComputedStyle(document.documentElement).fontSize)"""
+    )
+    # within the height the board gives up for it (2.7rem; 3.4rem, two lines, on a phone)
+    assert notice.bounding_box()["height"] <= room
+    assert page.eval_on_selector_all("#read-preview .read-cell.unsure", "els => els.length") == 3
+    if viewport == "phone":
+        page.wait_for_selector('#settings-toggle[aria-expanded="false"]')  # the drawer closes with the deal
+    play_some(page, 2)
+    assert status(page) == "Playing" and notice.is_visible()
+    actions = page.locator(".actions").bounding_box()
+    assert actions["y"] + actions["height"] <= VIEWPORTS[viewport]["height"]
+    assert run_axe(page) == []
+    page.reload()
+    wait_dealt(page, 3, 3)
+    assert moves(page) == 2 and notice.is_visible()
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_function("document.getElementById('board-notice').hidden")
 
 
 def test_a_screenshot_is_sent_within_the_upload_cap_the_server_serves(page: Any, tmp_path: Path) -> None:

@@ -18,8 +18,8 @@ import {
 import { formatDealId, parseDealId, qualityText } from "./deal.js";
 import { BUILT_IN, adoptDataUrl, adoptFile, croppedPicture, forgetPicture, storedPicture } from "./picture.js";
 import {
-  UNSURE,
   assembledPicture,
+  cellWords,
   doubtfulCells,
   drawReading,
   holeHome,
@@ -29,6 +29,7 @@ import {
   prepareUpload,
   readRequest,
   sendBudget,
+  unsureCells,
 } from "./reader.js";
 import { addRecord, recordKey, records, summary, toCsv } from "./records.js";
 // the sides this server plays and the largest exact-length deal, served from its settings, not copied here
@@ -1354,6 +1355,21 @@ const READ_CELLS = [
   [/\bwith it at cell (\d+)/g, (_, cell) => `with it at cell ${fromOne(cell)}`],
 ];
 
+const NAMED_CELLS = 2; // the warning above the board names this many cells read less surely, then counts
+
+/**
+ * The warning above the board for a reading accepted with cells read less surely (those the card outlines),
+ * or null: "Less sure from the screenshot: row 1, column 2; row 3, column 3; 1 more." (one line on a
+ * desktop, two on a phone: the room the board leaves it).
+ */
+function unsureNotice(reading) {
+  const cells = unsureCells(reading);
+  if (!cells.length) return null;
+  const named = cells.slice(0, NAMED_CELLS).map((cell) => cellWords(cell, reading.width));
+  if (cells.length > NAMED_CELLS) named.push(`${cells.length - NAMED_CELLS} more`);
+  return `Less sure from the screenshot: ${named.join("; ")}.`;
+}
+
 /** A refusal in the words of this card (cells of the hole's home counting from 1); the options it names are opened. */
 function readRefusal(message) {
   let text = message;
@@ -1398,7 +1414,7 @@ async function readScreenshot() {
     const guess = el.readGuess.checked;
     const answer = await api("/api/read", readRequest(shot, reference, { width, height, hole, crop, guess }));
     drawReading(el.readPreview, shot.image, answer);
-    const unsure = answer.confidence.filter((c) => c < UNSURE).length;
+    const unsure = unsureCells(answer).length;
     const doubtful = doubtfulCells(answer).size; // only a best guess (allow_ambiguous) has any
     const how =
       answer.kind === "numbers"
@@ -1425,8 +1441,11 @@ async function readScreenshot() {
     adoptDataUrl(reference ? reference.url : assembledPicture(shot.image, answer));
     state.picture = "own";
     state.mode = "picture";
-    // a best guess keeps its warning above the board until another board is dealt (moves replace the status)
-    const notice = doubtful ? `Best guess from a screenshot: ${plural(doubtful, "cell")} may be misread. Check the board.` : null;
+    // a best guess, or cells read less surely, keep their warning above the board until another board is
+    // dealt (moves replace the status)
+    const notice = doubtful
+      ? `Best guess from a screenshot: ${plural(doubtful, "cell")} may be misread. Check the board.`
+      : unsureNotice(answer);
     setDeal({ width: answer.width, height: answer.height, layout: layoutOf(answer), goal: answer.goal, tiles: answer.tiles, notice });
     if (narrow.matches) closePanel(); // the board it read, in full view, as soon as it is dealt
     await loadLayouts();

@@ -139,6 +139,16 @@ export function doubtfulCells(reading) {
   return new Set((reading.ambiguous ?? []).flat());
 }
 
+/** The cells (0-based, in reading order) a reading is less sure of: confidence under UNSURE, outlined. */
+export function unsureCells(reading) {
+  return reading.confidence.flatMap((c, cell) => (c < UNSURE ? [cell] : []));
+}
+
+/** A cell as the page names it, counting from 1: "row 2, column 3". */
+export function cellWords(cell, width) {
+  return `row ${Math.floor(cell / width) + 1}, column ${(cell % width) + 1}`;
+}
+
 /** The game layout name of a reading's goal (classic, blank-first, or blank-at:MISSING). */
 export function layoutOf(reading) {
   const n = reading.width * reading.height;
@@ -188,7 +198,7 @@ export function drawReading(container, image, reading) {
   container.style.gridTemplateColumns = `repeat(${width}, 1fr)`;
   container.style.aspectRatio = `${width} / ${height}`;
   container.setAttribute("role", "img");
-  const unsure = confidence.filter((c) => c < UNSURE).length;
+  const unsure = unsureCells(reading).length;
   const doubtful = doubtfulCells(reading);
   container.dataset.uncertain = String(doubtful.size > 0);
   container.setAttribute(
