@@ -925,6 +925,11 @@ def test_screenshot_options_reach_the_reader_and_a_best_guess_is_marked(page: An
         "#read-preview .read-cell.doubtful", "els => els.map(e => e.textContent)"
     )
     assert doubtful == ["1?", "5?"]  # cells 3 and 4, the group that could be read the other way round
+    # named by row and column from 1, as everywhere on the page (they were "cell 3", "cells 3, 4")
+    titles = page.eval_on_selector_all("#read-preview .read-cell.doubtful", "els => els.map(e => e.title)")
+    assert [t.split(":")[0] for t in titles] == ["row 2, column 1", "row 2, column 2"], titles
+    described = page.get_attribute("#read-preview", "aria-label") or ""
+    assert "; row 2, column 1; row 2, column 2 could be read another way" in described, described
     page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusal
 
 

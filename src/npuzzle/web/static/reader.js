@@ -205,7 +205,7 @@ export function drawReading(container, image, reading) {
     "aria-label",
     (doubtful.size ? "A best guess, uncertain: the " : "The ") +
       `${width} by ${height} board read from the screenshot: ${tiles.join(", ")} (0 is the hole)` +
-      (doubtful.size ? `; cells ${[...doubtful].join(", ")} could be read another way` : "") +
+      (doubtful.size ? `; ${[...doubtful].map((cell) => cellWords(cell, width)).join("; ")} could be read another way` : "") +
       (unsure ? `; ${unsure} cells read with low confidence` : ""),
   );
   const cells = tiles.map((label, cell) => {
@@ -225,7 +225,7 @@ export function drawReading(container, image, reading) {
     badge.className = "read-badge";
     badge.textContent = (label === 0 ? "hole" : String(label)) + (doubtful.has(cell) ? "?" : "");
     wrap.title =
-      `cell ${cell}: ${label === 0 ? "the hole" : `piece ${label}`} (confidence ${Math.round(confidence[cell] * 100)} %` +
+      `${cellWords(cell, width)}: ${label === 0 ? "the hole" : `piece ${label}`} (confidence ${Math.round(confidence[cell] * 100)} %` +
       (doubtful.has(cell) ? "; a guess: it could be another piece of its group)" : ")");
     wrap.append(canvas, badge);
     return wrap;
