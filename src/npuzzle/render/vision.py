@@ -545,30 +545,59 @@ def _finer_cut(homes: tuple[int, ...], width: int, height: int) -> bool:
     return False
 
 
+CROP_COVER = 0.5  # share of a crop (with the size given) a located grid must take in to be taken for the board
+
+
 def _layouts(
     image: PILImage.Image,
     width: int | None,
     height: int | None,
     exact: bool,
     outlines: bool = False,
+    cropped: bool = False,
 ) -> tuple[list[Grid], GridNotFoundError | None]:
     """Where the cells may be: the grid located in ``image`` and, when the size is known, the even split of
     the whole image (``exact``: the image is known to be cropped to the board, so only the even split). When
-    no grid is located, with ``outlines``, the board's outlines cut evenly (:func:`_outlines`)."""
+    no grid is located, with ``outlines``, the board's outlines cut evenly (:func:`_outlines`). ``cropped``:
+    ``image`` is a crop the user gave as the board's place, so with the size given a located grid taking in
+    less than :data:`CROP_COVER` of it is a part of the picture, not the board, and the even split is read
+    first."""
     grids: list[Grid] = []
     problem = None
     if width is not None and height is not None:
         check_picture_size(image, width, height, "screenshot")
-        grids.append(_even_grid(image, width, height))
+        even = _even_grid(image, width, height)
+        if cropped and not exact:
+            # the tiles of a crop to the board sit a gap apart, which an even split takes into its cells, a
+            # gap more at each step; fitted to the gaps, it cuts the tiles themselves (bench seeds 1000-1099
+            # read with their boards' boxes and sizes: two read wrong with exit 0 on grids whose cells took
+            # in the gaps, 1094 a 5x5 with 7 px gaps; it is read right on the fitted split)
+            from .locate import refine_grid
+
+            grids.append(refine_grid(image, even, any_gap=True))
+        grids.append(even)
     if not exact:
         try:
             found = locate_grids(image, width, height, keep=GRID_ALTERNATIVES)
-            grids[:0] = [found[0], *(g for g in found[1:] if _on_screenshot(image, g))]
+            located = [found[0], *(g for g in found[1:] if _on_screenshot(image, g))]
+            if cropped and grids:
+                # a crop to the tiles alone has no gap or frame round them, so the grid best located in it
+                # may be a few cells' worth of the picture's own lines (bench seed 1007: a 3x4 grid on 1% of
+                # the crop). Bench seeds 1000-1099 read with their boards' boxes and sizes: 68 right, 30
+                # refused, 2 wrong before this and the fitted split above, 84 / 16 / 0 with them
+                located = [g for g in located if _cover(g, image) >= CROP_COVER]
+            grids[:0] = located
         except GridNotFoundError as exc:
             problem = exc
             if outlines:
                 grids.extend(g for g in _outlines(image) if width is None or (g.width, g.height) == (width, height))
     return grids, problem
+
+
+def _cover(grid: Grid, image: PILImage.Image) -> float:
+    """The share of ``image``'s area the tiles of ``grid`` take in."""
+    x0, y0, x1, y1 = grid.box
+    return max(0.0, x1 - x0) * max(0.0, y1 - y0) / (image.width * image.height)
 
 
 _OUTLINES_CACHE: dict[tuple[object, ...], list[Grid]] = {}  # the last screenshot's (asked for twice)
@@ -670,7 +699,7 @@ def _read_screenshot(
                 f"crop {x},{y},{w},{h} is not inside the {image.width}x{image.height} screenshot"
             )
         image = image.crop((x, y, x + w, y + h))
-    grids, problem = _layouts(image, width, height, exact, outlines=reference is None)
+    grids, problem = _layouts(image, width, height, exact, outlines=reference is None, cropped=crop is not None)
     _check_time()
     if not grids:
         assert problem is not None
