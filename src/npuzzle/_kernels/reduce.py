@@ -235,16 +235,36 @@ def _astar_distance(
     -1 when there is no walk."""
     if source == target:
         return 0, heap
+    # The taxicab distance is consistent: each cell is expanded once and pushed at most once per neighbour
+    # expanded, so 4 * n_cells + 1 entries always suffice. The heap is made that big before the loop, whose
+    # body then neither calls a helper taking an array (_heap_pop and _heap_push are written out) nor
+    # reassigns one: numba counts references to such arrays on every pass (an atomic incref and decref per
+    # array), and this search (the blank's first approach to a far tile) made most of those counts, which
+    # took over half the quick answer's time (perf and gdb on a 100×100).
+    capacity = 4 * fixed.shape[0] + 1
+    if heap.shape[0] < capacity:
+        heap = np.empty(capacity, dtype=np.int64)
     stamps[0] += 1
     stamp = stamps[0]
     mark[source] = stamp
     dist[source] = 0
-    size = 0
-    key = (np.int64(_taxicab(source, target, width)) << 32) | (np.int64(G_LIMIT) << CELL_BITS) | source
-    heap, size = _heap_push(heap, size, key)
+    heap[0] = (np.int64(_taxicab(source, target, width)) << 32) | (np.int64(G_LIMIT) << CELL_BITS) | source
+    size = 1
     while size > 0:
         key = heap[0]
-        size = _heap_pop(heap, size)
+        size -= 1
+        heap[0] = heap[size]
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= size:
+                break
+            if child + 1 < size and heap[child + 1] < heap[child]:
+                child += 1
+            if heap[i] <= heap[child]:
+                break
+            heap[i], heap[child] = heap[child], heap[i]
+            i = child
         cell = np.int64(key & CELL_MASK)
         g = G_LIMIT - np.int64((key >> CELL_BITS) & CELL_MASK)
         if g > dist[cell]:
@@ -262,8 +282,15 @@ def _astar_distance(
                 mark[nxt] = stamp
                 dist[nxt] = ng
                 f = ng + _taxicab(nxt, target, width)
-                key = (np.int64(f) << 32) | (np.int64(G_LIMIT - ng) << CELL_BITS) | nxt
-                heap, size = _heap_push(heap, size, key)
+                j = size
+                heap[j] = (np.int64(f) << 32) | (np.int64(G_LIMIT - ng) << CELL_BITS) | nxt
+                size += 1
+                while j > 0:
+                    up = (j - 1) >> 1
+                    if heap[up] <= heap[j]:
+                        break
+                    heap[up], heap[j] = heap[j], heap[up]
+                    j = up
     return -1, heap
 
 
@@ -400,6 +427,13 @@ def _weighted_path(
     row_hi += WALK_MARGIN
     col_lo -= WALK_MARGIN
     col_hi += WALK_MARGIN
+    # Step costs are positive: each cell is expanded once and entered at most once per neighbour expanded,
+    # so 4 * n_cells + 1 entries (two slots each) always suffice; made that big before the loop, which then
+    # reassigns no array (numba counts references to a reassigned array on every pass: atomic operations
+    # that took much of the quick answer's time).
+    capacity = 2 * (4 * fixed.shape[0] + 1)
+    if heap.shape[0] < capacity:
+        heap = np.empty(capacity, dtype=np.int64)
     stamps[0] += 1
     stamp = stamps[0]
     mark[source] = stamp
@@ -423,7 +457,12 @@ def _weighted_path(
         cell = heap[2 * entry]
         if dist[cell] != d:  # reached more cheaply since this entry was made
             continue
-        if _is_target(cell, targets, n_targets):
+        is_target = False
+        for i in range(n_targets):  # _is_target, written out (no call, no reference counting, per cell)
+            if targets[i] == cell:
+                is_target = True
+                break
+        if is_target:
             length = 0
             walk = cell
             while walk != source:
@@ -457,8 +496,6 @@ def _weighted_path(
                 mark[nxt] = stamp
                 dist[nxt] = nd
                 parent[nxt] = cell
-                if 2 * n_entries + 2 > heap.shape[0]:
-                    heap = _grow64(heap)
                 heap[2 * n_entries] = nxt
                 heap[2 * n_entries + 1] = heads[nd & BUCKET_MASK]
                 heads[nd & BUCKET_MASK] = n_entries
@@ -513,8 +550,20 @@ def _blank_to(
         )
     if length < 0:
         return out, -1, heap
+    while out.shape[0] < n_out + length:
+        out = _grow(out)
+    # _step, written out: a call per move passing arrays costs an incref and a decref per array (atomic)
+    blank = where[blank_home]
     for i in range(length):
-        out, n_out = _step(values, where, blank_home, route[i], out, n_out)
+        cell = route[i]
+        home = values[cell]
+        values[blank] = home
+        where[home] = blank
+        values[cell] = blank_home
+        where[blank_home] = cell
+        out[n_out] = cell
+        n_out += 1
+        blank = cell
     return out, n_out, heap
 
 
@@ -673,13 +722,31 @@ def _route(
             np.int64(cost) << COST_SHIFT
         )
         heap, size = _heap_push(heap, size, key | (np.int64(start) << CELL_BITS) | side)
+    # The search loop calls no helper that takes an array but _around (each such call costs an atomic
+    # incref and decref per array): _heap_pop, _side_index and _heap_push written out.
     while size > 0:
         key = heap[0]
-        size = _heap_pop(heap, size)
+        size -= 1
+        heap[0] = heap[size]
+        i = 0
+        while True:
+            child = 2 * i + 1
+            if child >= size:
+                break
+            if child + 1 < size and heap[child + 1] < heap[child]:
+                child += 1
+            if heap[i] <= heap[child]:
+                break
+            heap[i], heap[child] = heap[child], heap[i]
+            i = child
         side = np.int64(key & CELL_MASK)
         tile = np.int64((key >> CELL_BITS) & CELL_MASK)
         cost = np.int64((key >> COST_SHIFT) & COST_MASK)
-        index = _side_index(tile, side, nbr)
+        index = -1
+        for k in range(4):
+            if nbr[tile * 4 + k] == side:
+                index = tile * 4 + k
+                break
         if cost > rbest[index]:
             continue
         if tile == target:
@@ -707,7 +774,11 @@ def _route(
                 new_tile, new_side, new_cost = side, tile, cost + 1
             else:
                 new_tile, new_side, new_cost = tile, found_cells[i - 1], cost + found_dist[i - 1]
-            new_index = _side_index(new_tile, new_side, nbr)
+            new_index = -1
+            for k in range(4):
+                if nbr[new_tile * 4 + k] == new_side:
+                    new_index = new_tile * 4 + k
+                    break
             if rmark[new_index] == rstamp and rbest[new_index] <= new_cost:
                 continue
             rmark[new_index] = rstamp
@@ -715,7 +786,17 @@ def _route(
             rparent[new_index] = index
             f = new_cost + _estimate(new_tile, target, width, lam)
             key = (np.int64(f) << F_SHIFT) | (np.int64(new_cost) << COST_SHIFT)
-            heap, size = _heap_push(heap, size, key | (np.int64(new_tile) << CELL_BITS) | new_side)
+            if size == heap.shape[0]:
+                heap = _grow64(heap)
+            j = size
+            heap[j] = key | (np.int64(new_tile) << CELL_BITS) | new_side
+            size += 1
+            while j > 0:
+                up = (j - 1) >> 1
+                if heap[up] <= heap[j]:
+                    break
+                heap[up], heap[j] = heap[j], heap[up]
+                j = up
     return NO_ROUTE, heap
 
 
