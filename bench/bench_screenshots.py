@@ -18,7 +18,7 @@ board's width), read without a reference; the missing piece is anywhere, as the 
 reader was never tuned on; scikit-image's wheel carries a dozen in ``skimage/data``).
 
 ``--crop``: each screenshot is read with the board's box (its tiles, no frame) and its size given, as a user
-does who follows a refusal's advice (``--crop X,Y,W,H --size WxH``).
+does who follows a refusal's advice (``--crop X,Y,W,H --size WxH``); with ``--no-size`` too, the box alone.
 """
 
 from __future__ import annotations
@@ -55,8 +55,9 @@ def _line(name: str, tally: dict[str, int], seconds: list[float], extra: str = "
     )
 
 
-def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool = False) -> None:
-    print(f"seeds {first_seed}..{first_seed + count - 1}{'; box and size given' if crop else ''}; load average before: "
+def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool = False, size: bool = True) -> None:
+    given_text = ("; box and size given" if size else "; box given") if crop else ""
+    print(f"seeds {first_seed}..{first_seed + count - 1}{given_text}; load average before: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     for name in styles:
         kind, with_reference, faces, preview = STYLES[name]
@@ -74,7 +75,9 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
             size_tally, size_seconds = by_size.setdefault(size, ({"right": 0, "refused": 0, "wrong": 0}, []))
             t0 = time.perf_counter()
             try:
-                given = {"width": style.width, "height": style.height, "crop": shot.box} if crop else {}
+                given: dict[str, object] = {"crop": shot.box} if crop else {}
+                if crop and size:
+                    given.update(width=style.width, height=style.height)
                 reading = read_screenshot(shot.image, reference=shot.reference if with_reference else None, **given)
             except PuzzleError as exc:
                 outcome = "refused"
@@ -102,13 +105,16 @@ def main() -> None:
     parser.add_argument("--style", action="append", choices=list(STYLES))
     parser.add_argument("--pictures", type=Path, help="a folder of pictures to cut picture tiles from")
     parser.add_argument("--crop", action="store_true", help="read with the board's box and size given")
+    parser.add_argument("--no-size", action="store_true", help="with --crop: the box alone, not the size")
     args = parser.parse_args()
     if args.pictures is not None:
         files = sorted(p for p in args.pictures.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
         if not files:
             parser.error(f"no .png or .jpg pictures in {args.pictures}")
         screenshots.SAMPLE_PICTURES = tuple(str(p) for p in files)
-    run(args.count, args.style or list(STYLES), args.first_seed, args.crop)
+    if args.no_size and not args.crop:
+        parser.error("--no-size goes with --crop")
+    run(args.count, args.style or list(STYLES), args.first_seed, args.crop, not args.no_size)
 
 
 if __name__ == "__main__":

@@ -545,7 +545,9 @@ def _finer_cut(homes: tuple[int, ...], width: int, height: int) -> bool:
     return False
 
 
-CROP_COVER = 0.5  # share of a crop (with the size given) a located grid must take in to be taken for the board
+CROP_COVER = 0.5  # share of a crop a located grid must take in to be taken for the board
+CROP_CONTEXT = 0.04  # share of a crop's longer side read around it (at least CROP_CONTEXT_PX): its edges show
+CROP_CONTEXT_PX = 6
 
 
 def _layouts(
@@ -554,20 +556,24 @@ def _layouts(
     height: int | None,
     exact: bool,
     outlines: bool = False,
-    cropped: bool = False,
+    board: tuple[float, float, float, float] | None = None,
 ) -> tuple[list[Grid], GridNotFoundError | None]:
     """Where the cells may be: the grid located in ``image`` and, when the size is known, the even split of
     the whole image (``exact``: the image is known to be cropped to the board, so only the even split). When
-    no grid is located, with ``outlines``, the board's outlines cut evenly (:func:`_outlines`). ``cropped``:
-    ``image`` is a crop the user gave as the board's place, so with the size given a located grid taking in
-    less than :data:`CROP_COVER` of it is a part of the picture, not the board, and the even split is read
-    first."""
+    no grid is located, with ``outlines``, the board's outlines cut evenly (:func:`_outlines`). ``board``:
+    ``(x, y, width, height)`` in ``image`` of the place the user gave for the board (a crop, ``image`` being
+    it with a little of the screenshot round it): the even split is of it, and a grid taking in less than
+    :data:`CROP_COVER` of it is a part of the picture, not the board."""
     grids: list[Grid] = []
     problem = None
     if width is not None and height is not None:
         check_picture_size(image, width, height, "screenshot")
-        even = _even_grid(image, width, height)
-        if cropped and not exact:
+        if board is None:
+            even = _even_grid(image, width, height)
+        else:
+            bx, by, bw, bh = board
+            even = Grid(Axis(bx, bw / width, bw / width, width), Axis(by, bh / height, bh / height, height))
+        if board is not None and not exact:
             # the tiles of a crop to the board sit a gap apart, which an even split takes into its cells, a
             # gap more at each step; fitted to the gaps, it cuts the tiles themselves (bench seeds 1000-1099
             # read with their boards' boxes and sizes: two read wrong with exit 0 on grids whose cells took
@@ -580,24 +586,37 @@ def _layouts(
         try:
             found = locate_grids(image, width, height, keep=GRID_ALTERNATIVES)
             located = [found[0], *(g for g in found[1:] if _on_screenshot(image, g))]
-            if cropped and grids:
-                # a crop to the tiles alone has no gap or frame round them, so the grid best located in it
-                # may be a few cells' worth of the picture's own lines (bench seed 1007: a 3x4 grid on 1% of
-                # the crop). Bench seeds 1000-1099 read with their boards' boxes and sizes: 68 right, 30
-                # refused, 2 wrong before this and the fitted split above, 84 / 16 / 0 with them
-                located = [g for g in located if _cover(g, image) >= CROP_COVER]
+            if board is not None:
+                # the grid best located in a crop may be a few cells' worth of the picture's own lines (bench
+                # seed 1007: a 3x4 grid on 1% of a crop to its tiles alone). Bench seeds 1000-1099 read with
+                # their boards' boxes and sizes: 68 right, 30 refused, 2 wrong before this, the fitted split
+                # above and the crop's context; 86 / 14 / 0 with them (with the box alone: 49 / 51 / 0 ->
+                # 85 / 15 / 0)
+                located = [g for g in located if _cover(g, board) >= CROP_COVER]
+                if not located and not grids:
+                    raise GridNotFoundError(
+                        "no grid of tiles found takes in most of the crop: check --crop, or give the board's size "
+                        "with --size WxH"
+                    )
             grids[:0] = located
         except GridNotFoundError as exc:
             problem = exc
             if outlines:
-                grids.extend(g for g in _outlines(image) if width is None or (g.width, g.height) == (width, height))
+                grids.extend(
+                    g for g in _outlines(image)
+                    if (width is None or (g.width, g.height) == (width, height))
+                    and (board is None or _cover(g, board) >= CROP_COVER)
+                )
     return grids, problem
 
 
-def _cover(grid: Grid, image: PILImage.Image) -> float:
-    """The share of ``image``'s area the tiles of ``grid`` take in."""
+def _cover(grid: Grid, board: tuple[float, float, float, float]) -> float:
+    """The share of ``board``'s area (``x, y, width, height``) the tiles of ``grid`` take in."""
     x0, y0, x1, y1 = grid.box
-    return max(0.0, x1 - x0) * max(0.0, y1 - y0) / (image.width * image.height)
+    bx, by, bw, bh = board
+    overlap_w = max(0.0, min(x1, bx + bw) - max(x0, bx))
+    overlap_h = max(0.0, min(y1, by + bh) - max(y0, by))
+    return overlap_w * overlap_h / (bw * bh)
 
 
 _OUTLINES_CACHE: dict[tuple[object, ...], list[Grid]] = {}  # the last screenshot's (asked for twice)
@@ -692,14 +711,22 @@ def _read_screenshot(
     image = load_picture(_from_bytes(screenshot, "screenshot"), "screenshot")
     if isinstance(reference, bytes):
         reference = _from_bytes(reference, "reference picture")
+    board = None
+    offset = (0, 0)
     if crop is not None:
         x, y, w, h = crop
         if w < 1 or h < 1 or x < 0 or y < 0 or x + w > image.width or y + h > image.height:
             raise PictureError(
                 f"crop {x},{y},{w},{h} is not inside the {image.width}x{image.height} screenshot"
             )
-        image = image.crop((x, y, x + w, y + h))
-    grids, problem = _layouts(image, width, height, exact, outlines=reference is None, cropped=crop is not None)
+        # read with a little of the screenshot round it, so that the board's sides show as steps even in a
+        # crop to its tiles alone (exact: the crop is the board, cut evenly)
+        pad = 0 if exact else max(CROP_CONTEXT_PX, round(CROP_CONTEXT * max(w, h)))
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        image = image.crop((x0, y0, min(image.width, x + w + pad), min(image.height, y + h + pad)))
+        offset = (x0, y0)
+        board = (float(x - x0), float(y - y0), float(w), float(h))
+    grids, problem = _layouts(image, width, height, exact, outlines=reference is None, board=board)
     _check_time()
     if not grids:
         assert problem is not None
@@ -708,7 +735,9 @@ def _read_screenshot(
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
         try:
-            reading = _read_beside_preview(image, grids, problem, width, height, hole_home, blank_cell, strict, exact)
+            reading = _read_beside_preview(
+                image, grids, problem, width, height, hole_home, blank_cell, strict, exact, board
+            )
         except PictureReassemblyError as refusal:
             # shaded faces (a bevel's gradient, a shadow) make numbered tiles look like picture tiles: when
             # the grid refused as a picture held numbers, the numbers' refusal names the likely cause (the
@@ -719,7 +748,7 @@ def _read_screenshot(
         if blank_cell is not None:
             _check_blank_cell(reading, blank_cell)
     if crop is not None and reading.grid is not None:
-        reading = replace(reading, grid=reading.grid.shifted(crop[0], crop[1]))
+        reading = replace(reading, grid=reading.grid.shifted(*offset))
     n = reading.board.width * reading.board.height
     unsure = reading.kind == "numbers" and min(reading.confidence) < MIN_CONFIDENCE  # OCR's own doubt
     if strict and (reading.ambiguous or unsure):
@@ -755,6 +784,7 @@ def _read_beside_preview(
     blank_cell: int | None,
     strict: bool,
     exact: bool,
+    board: tuple[float, float, float, float] | None = None,
 ) -> ScreenshotReading:
     """A board read without a reference: matched to the finished picture if the game shows it beside the
     board (:func:`_read_with_preview`), else read by OCR or from the tiles' seams and, if the preview matched
@@ -784,7 +814,7 @@ def _read_beside_preview(
         except ReadingError as refusal:
             if width is None or height is None or exact:
                 raise
-            return _read_as_if_no_size(image, width, height, home, strict, refusal)
+            return _read_as_if_no_size(image, width, height, home, strict, refusal, board)
 
     try:
         reading = read_seams(home)
@@ -1224,13 +1254,14 @@ def _read_as_if_no_size(
     hole_home: int | str | None,
     strict: bool,
     refusal: ReadingError,
+    board: tuple[float, float, float, float] | None = None,
 ) -> ScreenshotReading:
     """With the size given and the reading refused, the screenshot read as if the size were not given (every
     grid the reader then tries: grown, fitted to the hole, recut square, the outlines), kept only when it is
     sure and of the size given; else ``refusal`` is raised. Given the size, the reader locates one grid of
     that size, and it can be a few pixels off or elsewhere where the free reading finds the board (dev seeds
     0-199: 19 boards read without the size were refused with it)."""
-    grids, problem = _layouts(image, None, None, False, outlines=True)
+    grids, problem = _layouts(image, None, None, False, outlines=True, board=board)
     if not grids:
         raise refusal
     try:
