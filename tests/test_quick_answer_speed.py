@@ -1,10 +1,11 @@
 """The quick answer on big boards made faster without changing it (issue 11, helper-40).
 
 The reduction kernels' searches (the blank's A* approach to a far tile, its weighted walks, the route
-search) no longer call array-taking helpers or reassign arrays in their loops, and the anytime ladder skips
-the walking-distance bound where it certainly refuses. These tests pin what must not change: the quick
-answer's move sequences (digests recorded from the code before the change), the compiled kernels against
-their plain-Python twins (numba disabled, in a subprocess), and the bound's refusal test.
+search) no longer call array-taking helpers or reassign arrays in their loops, and the walking-distance
+bound's pattern count, which decides where it refuses, is a closed form. These tests pin what must not change:
+the quick answer's move sequences (digests recorded from the code before the change), the compiled kernels against
+their plain-Python twins (numba disabled, in a subprocess), and the bound's pattern count against the count
+one by one.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from npuzzle.canonical import to_canonical
 from npuzzle.generate import shuffle
 from npuzzle.goals import goal
 from npuzzle.heuristics.walking import QUICK_PATTERNS, _first_rows
-from npuzzle.search.anytime import _walking_may_serve, admissible_bound
+from npuzzle.search.anytime import admissible_bound
 from npuzzle.search.reduction import quick_cells, quick_solution, reduce_cells
 
 # (goal, width, height, seed) -> (moves before cancelling, sha1 of the int32 cells, first 12 hex digits),
@@ -87,26 +88,38 @@ def test_compiled_reduction_matches_its_plain_python_twin() -> None:
     assert [line for line in twin if line] == compiled
 
 
+def _first_rows_counted(width: int, height: int, blank_home: int) -> int:
+    """The vectors row 0 can hold, counted one by one (the count ``walking._first_rows`` had before its
+    closed form): at most ``width`` tiles of each home row, one less of the blank's."""
+    ways = [1] + [0] * width  # ways[s]: vectors over the home rows so far summing to s
+    for g in range(height):
+        cap = width - (1 if g == blank_home // width else 0)
+        ways = [sum(ways[s - c] for c in range(min(cap, s) + 1)) for s in range(width + 1)]
+    return ways[width]
+
+
 @pytest.mark.parametrize("width", range(2, 31))
-def test_walking_bound_skipped_only_where_it_refuses(width: int) -> None:
+def test_the_first_rows_closed_form_is_the_count(width: int) -> None:
     for height in range(2, 31):
-        if _walking_may_serve(width, height):
-            continue
-        for blank in (0, width * height - 1, (height // 2) * width + width // 2):
-            transposed = (blank % width) * height + blank // width
-            assert max(_first_rows(width, height, blank), _first_rows(height, width, transposed)) > QUICK_PATTERNS
+        for blank in {0, width * height - 1, (height // 2) * width + width // 2}:
+            assert _first_rows(width, height, blank) == _first_rows_counted(width, height, blank)
 
 
-def test_small_boards_keep_the_walking_bound() -> None:
-    # 4x4 and 3x5 boards are where quick_bound serves; they must still ask it
-    assert _walking_may_serve(4, 4) and _walking_may_serve(3, 5) and _walking_may_serve(5, 3)
-    g = goal("classic", 4, 4)
-    values = to_canonical(shuffle(g, seed=3), g)
+def test_small_boards_keep_the_walking_bound_and_big_ones_skip_it() -> None:
     from npuzzle.heuristics import simple, walking
 
+    g = goal("classic", 4, 4)  # 4x4, 3x4 and 4x3 boards are where quick_bound serves
+    values = to_canonical(shuffle(g, seed=3), g)
     lc = simple.linear_conflict(values, 4, 4, g.blank_cell)
-    wd = walking.quick_bound(values, 4, 4, g.blank_cell) or 0
+    wd = walking.quick_bound(values, 4, 4, g.blank_cell)
+    assert wd is not None
     assert admissible_bound(values, 4, 4, g.blank_cell, "single") == max(lc, wd + (lc - wd) % 2)
+    for width, height in ((3, 4), (4, 3)):
+        h = goal("classic", width, height)
+        assert walking.quick_bound(to_canonical(shuffle(h, seed=1), h), width, height, h.blank_cell) is not None
+    big = goal("classic", 100, 100)
+    assert walking.quick_bound(to_canonical(shuffle(big, seed=1), big), 100, 100, big.blank_cell) is None
+    assert _first_rows(100, 100, 0) > QUICK_PATTERNS
 
 
 def test_a_second_reduction_gives_the_same_moves() -> None:

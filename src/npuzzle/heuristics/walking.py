@@ -22,6 +22,7 @@ This module is the readable reference (tables built by BFS over dictionaries on 
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Sequence
 
@@ -152,12 +153,10 @@ QUICK_PATTERNS = 30_000  # quick_bound's budget per graph: 4x4's 24,964 build in
 def _first_rows(width: int, height: int, blank_home: int) -> int:
     """Count vectors row 0 can hold with the blank elsewhere (``width`` tiles; at most ``width`` of each home
     row, one less for the blank's): a cheap estimate that only decides when :func:`quick_bound` skips the
-    BFS (it is a lower bound on the patterns where every such vector is reachable)."""
-    ways = [1] + [0] * width  # ways[s]: vectors over the home rows so far summing to s
-    for g in range(height):
-        cap = width - (1 if g == blank_home // width else 0)
-        ways = [sum(ways[s - c] for c in range(min(cap, s) + 1)) for s in range(width + 1)]
-    return ways[width]
+    BFS (it is a lower bound on the patterns where every such vector is reachable). Every way to spread the
+    ``width`` tiles over the ``height`` home rows, but the one with all of them in the blank's home row: a
+    closed form, where counting them one by one took 0.6 s on a 100x100 (the same for any ``blank_home``)."""
+    return math.comb(width + height - 1, height - 1) - 1
 
 
 def quick_bound(values: Sequence[int], width: int, height: int, blank_home: int) -> int | None:

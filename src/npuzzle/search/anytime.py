@@ -100,20 +100,8 @@ def admissible_bound(values: list[int], width: int, height: int, blank_home: int
     if metric == "multi":
         return simple.crossings(values, width, height, blank_home)
     lc = simple.linear_conflict(values, width, height, blank_home)
-    wd = (walking.quick_bound(values, width, height, blank_home) or 0) if _walking_may_serve(width, height) else 0
+    wd = walking.quick_bound(values, width, height, blank_home) or 0
     return max(lc, wd + (lc - wd) % 2)  # every path has the parity of lc (of the Manhattan distance)
-
-
-def _walking_may_serve(width: int, height: int) -> bool:
-    """False when :func:`npuzzle.heuristics.walking.quick_bound` certainly returns ``None``, found without its
-    own pure-Python count (O(width² × height): about 0.6 s on a 100×100, seconds on a 256×256). That count
-    of the vectors row 0 can hold is at least the number of ways to spread ``width`` tiles over ``height``
-    home rows, ``comb(width + height - 1, height - 1)``, less the one vector the blank's row cannot hold;
-    above ``QUICK_PATTERNS`` in either direction, the bound is refused without a search."""
-    for w, h in ((width, height), (height, width)):
-        if math.comb(w + h - 1, h - 1) - 1 > walking.QUICK_PATTERNS:
-            return False
-    return True
 
 
 class _Ladder:
