@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 
 from npuzzle.cli import main
 from npuzzle.errors import SearchLimitExceeded
+from npuzzle.render import ReadingTimeoutError, read_screenshot
 from npuzzle.render.image import PictureError
-from npuzzle.render.vision import ReadingTimeoutError, read_screenshot
 from npuzzle.web import create_app
 from npuzzle.web.app import WebSettings
 from screenshots import Style, game_screenshot, random_style

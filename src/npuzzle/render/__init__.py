@@ -19,7 +19,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from .animate import ExportResult, Timing, export_solution, write_gif, write_mp4, write_sheet, write_steps
     from .image import BoardPainter, PictureError, Theme, cut_picture, load_picture, render_board, save_tiles
     from .text import board_table
-    from .vision import AmbiguousTilesError, PictureReassemblyError, ScreenshotReading, read_screenshot
+    from .vision import (
+        AmbiguousTilesError,
+        PictureReassemblyError,
+        ReadingTimeoutError,
+        ScreenshotReading,
+        read_screenshot,
+    )
 
 _HOMES = {
     "board_table": "text",
@@ -39,6 +45,7 @@ _HOMES = {
     "write_steps": "animate",
     "AmbiguousTilesError": "vision",
     "PictureReassemblyError": "vision",
+    "ReadingTimeoutError": "vision",
     "ScreenshotReading": "vision",
     "read_screenshot": "vision",
 }
@@ -49,6 +56,7 @@ __all__ = [
     "ExportResult",
     "PictureError",
     "PictureReassemblyError",
+    "ReadingTimeoutError",
     "ScreenshotReading",
     "Theme",
     "Timing",
