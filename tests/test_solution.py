@@ -218,3 +218,32 @@ def test_every_method_reports_optimal_when_its_bound_meets_its_length() -> None:
             assert s.optimal is (s.length == s.lower_bound)
             if s.optimal:
                 assert s.length == depth
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_with_claims_is_replace_without_a_second_replay(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    import npuzzle.solution as module
+
+    start, end, moves = random_walk(3, 3, 12, seed=seed)
+    solution = Solution(start, end, moves, False, "walk", None)
+    changes = {"lower_bound": 2, "suboptimality": 3.5, "notes": ("a note",), "heuristic": "manhattan"}
+    expected = replace(solution, **changes)
+    replays = []
+    monkeypatch.setattr(module, "walk", lambda *a, **k: replays.append(a) or walk(*a, **k))
+    assert solution.with_claims(**changes) == expected and not replays
+    assert solution.with_claims(lower_bound=solution.length).optimal  # a bound reached makes it optimal, as ever
+
+
+def test_with_claims_still_refuses_claims_that_cannot_hold() -> None:
+    start, end, moves = random_walk(3, 3, 12)
+    solution = Solution(start, end, moves, False, "walk", None)
+    with pytest.raises(InvalidSolutionError, match="lower bound"):
+        solution.with_claims(lower_bound=solution.length + 1)
+    with pytest.raises(InvalidSolutionError, match="suboptimality"):
+        solution.with_claims(suboptimality=0.5)
+    with pytest.raises(TypeError, match="moves"):
+        solution.with_claims(moves=())
+    with pytest.raises(TypeError, match="colour"):
+        solution.with_claims(colour="red")

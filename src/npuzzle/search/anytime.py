@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..board import Board
@@ -243,8 +243,7 @@ class _Ladder:
             iterations=best.stats.iterations,
             startup_seconds=self.startup,
         )
-        return replace(
-            best,
+        return best.with_claims(
             optimal=optimal,
             lower_bound=self.lower_bound,
             suboptimality=factor,

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -285,7 +285,7 @@ class _Ladder:
             algorithm,
             nodes,
         )
-        solution = replace(solution, heuristic=heuristic, notes=self.notes)
+        solution = solution.with_claims(heuristic=heuristic, notes=self.notes)
         self.best = length
         self.last = solution
         return solution

@@ -320,13 +320,13 @@ def _with_bound(solution: Solution, weight: float | None = None) -> Solution:
     if solution.lower_bound is not None:
         return solution
     if solution.optimal:
-        return replace(solution, lower_bound=solution.length, suboptimality=1.0)
+        return solution.with_claims(lower_bound=solution.length, suboptimality=1.0)
     values = to_canonical(solution.start, solution.goal)
     start, goal_board = solution.start, solution.goal
     bound = admissible_bound(values, start.width, start.height, goal_board.blank_cell, solution.metric)
     if weight is not None:
         bound = max(bound, math.ceil(solution.length / weight - 1e-9))
-    return replace(solution, lower_bound=bound, suboptimality=weight)
+    return solution.with_claims(lower_bound=bound, suboptimality=weight)
 
 
 def _solve_exact_auto(
@@ -395,7 +395,7 @@ def _solve_exact_auto(
             f"IDA* without pattern tables stopped at bound {exc.lower_bound} after {first:.1f} s; built the "
             f"{width}x{height} {partition.label} pattern tables (first use only; cached for later solves)"
         )
-        return replace(solution, notes=(*solution.notes, note))
+        return solution.with_claims(notes=(*solution.notes, note))
     return Solution(
         start=board,
         goal=goal_board,
