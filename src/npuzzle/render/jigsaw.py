@@ -13,11 +13,11 @@ Method
     colour step. Top/bottom seams likewise. A game may draw every tile alike at its edges (a bevel's light
     and dark rims, a border line): such seams are the decoration's, alike for every pair of tiles, so the
     rims are found in the tiles themselves (:func:`decoration_rims`: a step at the same depth on every tile)
-    and the seams weighed beyond them, as if the tiles met there. (Also carrying each side's gradient across
-    the skipped rows read a fresh QA 3x3 of sunken tiles wrong, so it is not done.) With ``gradient``,
-    Gallagher's 2012 Mahalanobis gradient compatibility (:func:`_gradient_costs`) is added, scaled to the
-    same typical seam: on exact grids it puts more true neighbours first, but on a grid a few pixels off it
-    can make a wrong arrangement look sure, so the reader uses it only as a second witness (``npuzzle.render.vision._witnessed_on``).
+    and the seams weighed beyond them, as if the tiles met there (each side's gradient continued across the
+    rows skipped as well read a fresh QA 3x3 of sunken tiles wrong, with the hole's home taken top-left). With ``gradient``, Gallagher's 2012 Mahalanobis gradient
+    compatibility (:func:`_gradient_costs`) is added, scaled to the same typical seam: on exact grids it puts
+    more true neighbours first, but on a grid a few pixels off it can make a wrong arrangement look sure, so
+    the reader uses it only as a second witness (``npuzzle.render.vision._witnessed_on``).
     *Placement* (:func:`assemble`). The board's size is known, so every cell but the hole's home takes one
     tile. Boards of up to :data:`EXHAUSTIVE_PIECES` pieces (3×3, 2×4) weigh every arrangement. Larger ones
     run a beam search that fills the cells in raster order (and in the three mirrored orders), each partial
