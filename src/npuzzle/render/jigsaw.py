@@ -10,11 +10,7 @@ Method
     the colour at the (trimmed-away) seam is predicted from both sides by continuing each side's gradient
     (the prediction-based compatibility of Pomeranz, Shemesh & Ben-Shahar 2011); the dissimilarity is the
     mean over the seam of a robust (square-root) distance between the two predictions, averaged with the raw
-    colour step. Top/bottom seams likewise. A game may draw every tile alike at its edges (a bevel's light
-    and dark rims, a border line): such seams are the decoration's, alike for every pair of tiles, so the
-    rims are found in the tiles themselves (:func:`decoration_rims`: a step at the same depth on every tile)
-    and the seams weighed beyond them, as if the tiles met there (each side's gradient continued across the
-    rows skipped as well read a fresh QA 3x3 of sunken tiles wrong, with the hole's home taken top-left). With ``gradient``, Gallagher's 2012 Mahalanobis gradient
+    colour step. Top/bottom seams likewise. With ``gradient``, Gallagher's 2012 Mahalanobis gradient
     compatibility (:func:`_gradient_costs`) is added, scaled to the same typical seam: on exact grids it puts
     more true neighbours first, but on a grid a few pixels off it can make a wrong arrangement look sure, so
     the reader uses it only as a second witness (``npuzzle.render.vision._witnessed_on``).
@@ -199,12 +195,7 @@ def _along(side: np.ndarray, window: int) -> np.ndarray:
     return (sums[:, window:] - sums[:, :-window]) / window  # type: ignore[no-any-return]
 
 
-def seam_costs(
-    tiles: np.ndarray,
-    gradient: bool = False,
-    along: int = ALONG,
-    rims: tuple[int, int, int, int] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+def seam_costs(tiles: np.ndarray, gradient: bool = False, along: int = ALONG) -> tuple[np.ndarray, np.ndarray]:
     """``(lr, tb)``: ``lr[i, j]`` the cost of tile ``i`` just left of tile ``j``, ``tb[i, j]`` of ``i`` just
     above ``j`` (``(n, n)`` float64; the diagonal is :data:`FORBIDDEN`). ``gradient``: with the gradient
     compatibility added (:func:`_side_costs`). ``along``: pixels averaged along each seam first
@@ -214,64 +205,11 @@ def seam_costs(
     127/129/132/128 times); whole reads of dev seeds 0-799 went from 705 to 724 right, of unseen seeds
     30800-31199 from 354 to 362, none wrong; but unseen 31577 was then read wrong, so it lands only with the
     reader's MIN_BUDDIES rule and loose doubt (unseen 30800-31999: 1080 right of 1200, none wrong).
-    ``inner_seam_ratio`` keeps ``along=1``. ``rims``: pixels of tile decoration (left, right, top, bottom)
-    the seams are weighed beyond; None: found in ``tiles`` (:func:`decoration_rims`)."""
-    left, right, top, bottom = decoration_rims(tiles) if rims is None else rims
-    side = tiles.shape[2]
-    lr = _side_costs(
-        _along(tiles[:, :, side - right - EDGE_DEPTH : side - right, :], along),
-        _along(tiles[:, :, left : left + EDGE_DEPTH, :], along),
-        gradient,
-    )
+    ``inner_seam_ratio`` keeps ``along=1``."""
+    lr = _side_costs(_along(tiles[:, :, -EDGE_DEPTH:, :], along), _along(tiles[:, :, :EDGE_DEPTH, :], along), gradient)
     t = tiles.transpose(0, 2, 1, 3)  # rows become columns
-    tb = _side_costs(
-        _along(t[:, :, side - bottom - EDGE_DEPTH : side - bottom, :], along),
-        _along(t[:, :, top : top + EDGE_DEPTH, :], along),
-        gradient,
-    )
+    tb = _side_costs(_along(t[:, :, -EDGE_DEPTH:, :], along), _along(t[:, :, :EDGE_DEPTH, :], along), gradient)
     return lr, tb
-
-
-RIM_SHARE = 6  # a tile's decoration (bevel, border line, gap strip) is at most 1/RIM_SHARE of its side deep
-RIM_STEP = 3.0  # a rim ends where every tile changes this many times more than between its other rows
-RIM_REF = 3  # rows beyond the deepest rim looked at too (the steps a rim's step is compared with)
-RIM_MIN = 2  # pixels: a shallower rim is left to DEEPER (see decoration_rims)
-
-
-def decoration_rims(tiles: np.ndarray) -> tuple[int, int, int, int]:
-    """Pixels of decoration at the left, right, top and bottom of ``tiles`` (``(n, side, side, 3)`` as from
-    :func:`tile_arrays`): the rows a game draws alike on every tile (a bevel's light and dark edges, a border
-    line, a strip of the gap), not the picture's, so seams must be weighed beyond them. A rim ends at a step
-    that is on every tile at the same depth: for each tile and depth, the mean colour change (along the
-    middle three quarters of the side, clear of rounded corners) from that row to the next, over the tile's
-    median change; the median of that over the tiles beyond :data:`RIM_STEP` is a rim's inner edge (the
-    deepest one within :data:`RIM_SHARE` of the side), and opposite sides take the deeper of their two rims;
-    rims under :data:`RIM_MIN` count as none.
-    The picture's own edges fall at any depth on any tile, so the median tile shows none: on plain tiles the
-    rims are 0."""
-    import numpy as np
-
-    size = tiles.shape[1]
-    deepest = max(2, size // RIM_SHARE)
-    quarter = size // 8  # the middle three quarters along a side
-    oriented = (tiles, tiles[:, :, ::-1], tiles.transpose(0, 2, 1, 3), tiles.transpose(0, 2, 1, 3)[:, :, ::-1])
-    rims = []
-    for sides in oriented:  # left, right, top, bottom: (n, along, depth, 3), outermost first
-        rows = sides[:, quarter : size - quarter, : deepest + RIM_REF + 1].astype(np.float64)
-        change = np.linalg.norm(np.diff(rows, axis=2), axis=3).mean(axis=1)  # (n, depth): row d to d + 1
-        typical = np.maximum(np.median(change, axis=1, keepdims=True), 1e-6)
-        steps = np.flatnonzero(np.median(change / typical, axis=0)[:deepest] > RIM_STEP)
-        rims.append(int(steps.max()) + 1 if steps.size else 0)
-    # games draw opposite edges alike deep (a bevel's light and dark edges, a border line all round), and one
-    # edge's step can be soft (a dark edge on a dark picture, scaled and JPEG'd): QA 3x5 picture_01002's
-    # sunken bevel was found on the right and bottom only (4, 3 px); weighed beyond both, QA seeds 1001-1060
-    # on exact cuts put 21 true pictures first by 0.35 typical seams instead of 18
-    left_right, top_bottom = max(rims[0], rims[1]), max(rims[2], rims[3])
-    # a one-pixel rim is mostly a sliver of the gap in a cell cut on a fractional pitch, which the seams'
-    # DEEPER reading already looks past; skipped as well, it turned bench seed 1000 (a plain 6x6) from right
-    # to refused, while on the QA seeds' exact cuts no true picture first by 0.35 needed it
-    left_right, top_bottom = (rim if rim >= RIM_MIN else 0 for rim in (left_right, top_bottom))
-    return left_right, left_right, top_bottom, top_bottom
 
 
 def inner_seam_ratio(tiles: np.ndarray, parts: int) -> float:
@@ -285,8 +223,7 @@ def inner_seam_ratio(tiles: np.ndarray, parts: int) -> float:
     n, side = tiles.shape[0], tiles.shape[1] // parts
     pieces = np.stack([tiles[t, r * side : (r + 1) * side, c * side : (c + 1) * side]
                        for t in range(n) for r in range(parts) for c in range(parts)])  # fmt: skip
-    # (calibrated unsmoothed and rimless: pieces of a small tile are few pixels, their cuts undecorated)
-    lr, tb = seam_costs(pieces, along=1, rims=(0, 0, 0, 0))
+    lr, tb = seam_costs(pieces, along=1)  # (calibrated unsmoothed: pieces of a small tile are few pixels)
     off = ~np.eye(len(pieces), dtype=bool)
     typical = float(np.median(np.concatenate([lr[off], tb[off]])))
     first = np.arange(len(pieces)).reshape(n, parts, parts)
@@ -807,10 +744,9 @@ def assemble(
         missing = n_cells - 1
     pieces = [c for c in range(n_cells) if c != hole]  # piece index -> screenshot cell
     cuts = tiles if tiles.ndim == 5 else tiles[None]
-    rims = decoration_rims(cuts[0][pieces])  # one depth for every cut: the cuts differ by half a pixel
-    lr, tb = seam_costs(cuts[0][pieces], gradient, rims=rims)
+    lr, tb = seam_costs(cuts[0][pieces], gradient)
     for cut in cuts[1:]:  # the same cells cut a little differently: seam costs that do not hang on a pixel
-        more_lr, more_tb = seam_costs(cut[pieces], gradient, rims=rims)
+        more_lr, more_tb = seam_costs(cut[pieces], gradient)
         lr, tb = lr + more_lr, tb + more_tb
     lr, tb = lr / len(cuts), tb / len(cuts)
     n = len(pieces)
@@ -941,4 +877,4 @@ def _assembly(
     )
 
 
-__all__ = ["Assembly", "assemble", "decoration_rims", "inner_seam_ratio", "seam_costs", "tile_arrays"]
+__all__ = ["Assembly", "assemble", "inner_seam_ratio", "seam_costs", "tile_arrays"]
