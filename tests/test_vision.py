@@ -681,3 +681,17 @@ def test_a_board_read_with_the_home_top_left_after_a_refusal_is_checked_for_a_pr
     shot = Image.open(Path(__file__).parent / "data" / "screenshots" / "coffee_3x5_preview_above.jpg")
     with pytest.raises(PictureReassemblyError, match="seems to show its finished picture"):
         read_screenshot(shot)
+
+
+def test_a_bevelled_5x4_is_not_read_with_the_home_moved_to_a_wrong_corner() -> None:
+    """QA 2026-11-27 (seed 1043): raised bevels and dark border lines on every tile of a 5x4 picture; with seams
+    weighed beyond that decoration (57b46e9, since reverted) the seams fitted 0.38 typical seams better with the
+    missing piece's home top-left, and the board came back wrong with exit 0. Refused or read right, never
+    read wrong."""
+    shot = Image.open(Path(__file__).parent / "data" / "screenshots" / "bevelled_5x4_window.png")
+    truth = (18, 7, 9, 8, 2, 12, 11, 0, 5, 15, 17, 3, 6, 16, 10, 14, 13, 19, 4, 1)
+    try:
+        reading = read_screenshot(shot)
+    except PuzzleError:
+        return
+    assert reading.board.tiles == truth and reading.missing == 19
