@@ -6,13 +6,21 @@ Seeds used while tuning: 0..199; this benchmark uses 1000 + k (never looked at w
 tiles without a reference have their hole's home at the bottom-right (the reader's default); with a
 reference it is anywhere. Per style, then per board size: right / refused / wrong, seconds per read.
 
-    python bench/bench_screenshots.py --count 100         # five styles × 100 screenshots
+    python bench/bench_screenshots.py --count 100         # seven styles × 100 screenshots
+    python bench/bench_screenshots.py --count 100 --style "picture, game looks"   # one style
 
 "numbers, other faces" draws numbered tiles flat, rounded or outlined (not only bevelled), in DejaVu, STIX
 or Computer Modern fonts at several digit sizes: touching tiles whose faces show no lines between them.
 
 "picture, preview shown": the game also shows its finished picture beside the board (a quarter to 0.6 of the
 board's width), read without a reference; the missing piece is anywhere, as the preview shows where.
+
+"picture, game looks" draws picture tiles as games decorate them rather than as plain cut pieces
+(``random_style(..., looks=True)``): one in six plain; else raised bevels (light top/left, dark bottom/right
+bands, flat or fading, 1..4 % of the tile), a dark or light 1..2 px border line round each tile, rounded
+corners, a soft drop shadow into the gap, an inner highlight line, alone or together. Read without a
+reference, the missing piece at the bottom-right. "picture, game looks, preview": the same looks with the
+finished picture (undecorated) shown beside the board, the missing piece anywhere.
 
 ``--pictures DIR`` cuts the picture tiles from the pictures in DIR instead of matplotlib's two (pictures the
 reader was never tuned on; scikit-image's wheel carries a dozen in ``skimage/data``).
@@ -36,12 +44,15 @@ from npuzzle.errors import PuzzleError
 from npuzzle.render.vision import read_screenshot
 from screenshots import game_screenshot, random_style
 
-STYLES = {  # kind, with a reference, numbered tiles in other faces and fonts, the picture shown beside the board
-    "picture, with reference": ("picture", True, False, False),
-    "numbers, no reference": ("numbers", False, False, False),
-    "picture, no reference": ("picture", False, False, False),
-    "numbers, other faces": ("numbers", False, True, False),
-    "picture, preview shown": ("picture", False, False, True),
+STYLES = {  # kind, with a reference, numbered tiles in other faces and fonts, the picture shown beside the board,
+    # picture tiles in a game's looks
+    "picture, with reference": ("picture", True, False, False, False),
+    "numbers, no reference": ("numbers", False, False, False, False),
+    "picture, no reference": ("picture", False, False, False, False),
+    "numbers, other faces": ("numbers", False, True, False, False),
+    "picture, preview shown": ("picture", False, False, True, False),
+    "picture, game looks": ("picture", False, False, False, True),
+    "picture, game looks, preview": ("picture", False, False, True, True),
 }
 FIRST_SEED = 1000
 
@@ -60,7 +71,7 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
     print(f"seeds {first_seed}..{first_seed + count - 1}{given_text}; load average before: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     for name in styles:
-        kind, with_reference, faces, preview = STYLES[name]
+        kind, with_reference, faces, preview, looks = STYLES[name]
         tally = {"right": 0, "refused": 0, "wrong": 0}
         by_size: dict[str, tuple[dict[str, int], list[float]]] = {}
         causes: dict[str, int] = {}
@@ -68,7 +79,7 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
         for k in range(count):
             style = random_style(
                 first_seed + k, kind=kind, missing_bottom_right=not (with_reference or preview), faces=faces,
-                preview=preview,
+                preview=preview, looks=looks,
             )
             shot = game_screenshot(style)
             size = f"{style.width}x{style.height}"

@@ -11,6 +11,13 @@ text and buttons), a status line and buttons under the board, a frame around the
 between tiles (the board's background shows through them), a hole that is black, a colour, or the board's
 background; then scales the whole screenshot by 0.5..2 and saves it as JPEG (quality 40..90) or PNG.
 :func:`random_style` draws those choices from a seed; :class:`Shot` carries the image and the truth.
+
+Picture tiles are plain cut pieces unless ``random_style(..., looks=True)``: then each screenshot takes a
+game's decoration (:class:`Look`, :func:`random_look`): one in six plain; else a raised bevel (light top/left,
+dark bottom/right bands, flat or fading, 1..4 % of the tile), a dark or light 1..2 px border line round each
+tile, rounded corners showing the board's background, a soft drop shadow into the gaps and the hole, an inner
+highlight line, alone or together. Those choices come from a stream of their own, so every other choice, and
+every screenshot without ``looks``, stays as before.
 """
 
 from __future__ import annotations
@@ -69,6 +76,30 @@ FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono-Bold.ttf", "De
          "DejaVuSerif.ttf", "STIXGeneral.ttf", "STIXGeneralBol.ttf", "cmr10.ttf", "cmss10.ttf")
 
 
+# how often each decoration is chosen for a screenshot with ``looks`` (several may combine)
+LOOK_CHANCES = {"bevel": 0.5, "border": 0.45, "round": 0.25, "shadow": 0.25, "highlight": 0.2}
+
+
+@dataclass
+class Look:
+    """How a game decorates its picture tiles; the default is plain cut pieces. Shares are of the tile side
+    before scaling."""
+
+    bevel: float = 0.0  # raised bevel: light top/left, dark bottom/right bands this share of the side wide
+    bevel_gradient: bool = False  # the bands fade inwards rather than being flat
+    bevel_strength: float = 0.4  # how far the bands blend towards white / black, 0..1
+    border: int = 0  # a line this many px wide round each tile (0: none)
+    border_colour: tuple[int, int, int] = (0, 0, 0)
+    radius: float = 0.0  # rounded corners of this share of the side; the board's background shows past them
+    shadow: int = 0  # a soft drop shadow this many px down and right, into the gap (0: none)
+    shadow_strength: float = 0.5
+    highlight: int = 0  # an inner light line this many px inside each tile's edge (0: none)
+
+    @property
+    def is_plain(self) -> bool:
+        return self == Look()
+
+
 @dataclass
 class Style:
     """Everything that varies between screenshots."""
@@ -91,6 +122,7 @@ class Style:
     font: str = "DejaVuSans-Bold.ttf"  # numbered tiles: a font file that ships with matplotlib
     digits: float = 0.5  # numbered tiles: a one-digit number's height, as a share of the tile
     preview: float = 0.0  # picture tiles: the finished picture also shown beside the board, at this share of its width
+    look: Look = field(default_factory=Look)  # picture tiles: a game's decoration (bevel, border line, ...)
 
 
 @dataclass
@@ -117,11 +149,13 @@ def random_style(
     missing_bottom_right: bool = True,
     faces: bool = False,
     preview: bool = False,
+    looks: bool = False,
 ) -> Style:
     """A random style: size 3×3..6×6 (sometimes not square), gaps 0..8, scale 0.5..2, JPEG 40..90.
     ``faces``: numbered tiles also get a random face (:data:`FACES`), font (:data:`FONTS`) and digit size,
     drawn apart from the rest (the other choices stay those of the same seed without). ``preview``: picture
-    tiles also show the finished picture beside the board, 0.25..0.6 of its width (drawn apart too)."""
+    tiles also show the finished picture beside the board, 0.25..0.6 of its width (drawn apart too).
+    ``looks``: picture tiles also get a game's decoration (:func:`random_look`, drawn apart too)."""
     rng = random.Random(seed)
     width = rng.choice(sizes)
     height = width if rng.random() < 0.8 else rng.choice(sizes)
@@ -148,7 +182,38 @@ def random_style(
         style.face, style.font, style.digits = more.choice(FACES), more.choice(FONTS), round(more.uniform(0.3, 0.6), 2)
     if preview:
         style.preview = round(random.Random(seed * 31 + 7).uniform(0.25, 0.6), 2)
+    if looks and style.kind == "picture":
+        style.look = random_look(seed)
     return style
+
+
+def random_look(seed: int) -> Look:
+    """A game's decoration of picture tiles, from its own stream so that ``looks`` changes nothing else: plain
+    (one in six), else each of bevel, border line, rounded corners, drop shadow and inner highlight line by its
+    own chance, at least one of them."""
+    rng = random.Random(seed * 6151 + 29)
+    if rng.random() < 1 / 6:
+        return Look()
+    while True:
+        chosen = {name for name, chance in LOOK_CHANCES.items() if rng.random() < chance}
+        if chosen:
+            break
+    look = Look()
+    if "bevel" in chosen:
+        look.bevel = round(rng.uniform(0.01, 0.04), 3)
+        look.bevel_gradient = rng.random() < 0.5
+        look.bevel_strength = round(rng.uniform(0.25, 0.6), 2)
+    if "border" in chosen:
+        look.border = rng.choice((1, 1, 2))
+        look.border_colour = _colour(rng, 0, 60) if rng.random() < 0.7 else _colour(rng, 200, 255)
+    if "round" in chosen:
+        look.radius = round(rng.uniform(0.04, 0.12), 3)
+    if "shadow" in chosen:
+        look.shadow = rng.randint(2, 5)
+        look.shadow_strength = round(rng.uniform(0.3, 0.7), 2)
+    if "highlight" in chosen:
+        look.highlight = rng.randint(1, 3)
+    return look
 
 
 def _scramble(width: int, height: int, missing: int, rng: random.Random) -> tuple[Board, Board]:
@@ -201,6 +266,59 @@ def _number_tile(
     size = int(side * (style.digits if len(text) == 1 else style.digits * 0.84))
     draw.text((side / 2, side / 2), text, fill=ink, font=font(size, name=style.font), anchor="mm")
     return tile
+
+
+def _decorate(tile: Image.Image, look: Look, background: tuple[int, int, int]) -> Image.Image:
+    """A picture tile drawn in ``look``: bevel, highlight and border line over the picture, then the corners
+    rounded off to ``background``."""
+    pixels = np.asarray(tile, dtype=np.float64).copy()
+    side = pixels.shape[0]
+    if look.bevel:
+        band = max(1, round(look.bevel * side))
+        for k in range(band):
+            # a flat band blends every row alike; a gradient fades from the edge inwards
+            a = look.bevel_strength * ((band - k) / band if look.bevel_gradient else 1.0)
+            lit = pixels[k, k:side - k]
+            pixels[k, k:side - k] = lit + (255 - lit) * a  # top
+            lit = pixels[k + 1:side - k, k]
+            pixels[k + 1:side - k, k] = lit + (255 - lit) * a  # left
+            pixels[side - 1 - k, k + 1:side - k] *= 1 - a  # bottom
+            pixels[k + 1:side - 1 - k, side - 1 - k] *= 1 - a  # right
+    if look.highlight:
+        inset = look.highlight
+        mask = np.zeros((side, side), dtype=bool)
+        mask[inset, inset:side - inset] = mask[side - 1 - inset, inset:side - inset] = True
+        mask[inset:side - inset, inset] = mask[inset:side - inset, side - 1 - inset] = True
+        pixels[mask] = pixels[mask] + (255 - pixels[mask]) * 0.5
+    if look.border:
+        b = look.border
+        for rows, cols in ((slice(0, b), slice(None)), (slice(side - b, side), slice(None)),
+                           (slice(None), slice(0, b)), (slice(None), slice(side - b, side))):
+            pixels[rows, cols] = look.border_colour
+    out = Image.fromarray(np.clip(np.rint(pixels), 0, 255).astype(np.uint8), "RGB")
+    if look.radius:
+        mask_image = Image.new("L", (side, side), 0)
+        ImageDraw.Draw(mask_image).rounded_rectangle((0, 0, side - 1, side - 1), radius=look.radius * side, fill=255)
+        out = Image.composite(out, Image.new("RGB", (side, side), background), mask_image)
+    return out
+
+
+def _drop_shadows(image: Image.Image, cells: list[tuple[int, int]], side: int, look: Look,
+                  board: tuple[int, int, int, int]) -> Image.Image:
+    """``image`` with a soft shadow under each tile at ``cells`` (top-left corners), kept inside ``board``."""
+    from PIL import ImageChops, ImageFilter
+
+    mask = Image.new("L", image.size, 0)
+    draw = ImageDraw.Draw(mask)
+    d = look.shadow
+    for x, y in cells:
+        draw.rectangle((x + d, y + d, x + side - 1 + d, y + side - 1 + d), fill=round(255 * look.shadow_strength))
+    mask = mask.filter(ImageFilter.GaussianBlur(d / 2))
+    x0, y0, x1, y1 = board
+    inside = Image.new("L", image.size, 0)
+    ImageDraw.Draw(inside).rectangle((x0, y0, x1, y1), fill=255)
+    mask = ImageChops.multiply(mask, inside)
+    return Image.composite(Image.new("RGB", image.size, (0, 0, 0)), image, mask)
 
 
 def game_screenshot(style: Style) -> Shot:
@@ -272,15 +390,20 @@ def game_screenshot(style: Style) -> Shot:
         digits = (0, 0, 0) if sum(face) > 400 else (255, 255, 255) if sum(face) < 300 else \
             rng.choice([(0, 0, 0), (255, 255, 255), (150, 20, 20)])
         tiles = {label: _number_tile(label, t, face, digits, style, board_bg) for label in range(1, n + 1)}
+        if not style.look.is_plain:
+            tiles = {label: _decorate(tile, style.look, board_bg) for label, tile in tiles.items()}
     if shows_preview and reference is not None:
         image.paste(reference.resize((preview_w, preview_h), Image.Resampling.LANCZOS), (wx + board_area_w, by))
         preview_box = (wx + board_area_w, by, preview_w, preview_h)
-    for cell, label in enumerate(board.tiles):
-        row, col = divmod(cell, w)
-        x, y = bx + g + col * (t + g), by + g + row * (t + g)
+    corners = [(bx + g + cell % w * (t + g), by + g + cell // w * (t + g)) for cell in range(n)]
+    for (x, y), label in zip(corners, board.tiles, strict=True):
         if label == 0:
             draw.rectangle((x, y, x + t - 1, y + t - 1), fill=hole_colour)
-        else:
+    if style.kind == "picture" and style.look.shadow:  # shadows fall on the gaps and the hole, under the tiles
+        image = _drop_shadows(image, [xy for xy, label in zip(corners, board.tiles, strict=True) if label], t,
+                              style.look, (bx, by, bx + board_w - 1, by + board_h - 1))
+    for (x, y), label in zip(corners, board.tiles, strict=True):
+        if label:
             image.paste(tiles[label], (x, y))
 
     s = style.scale
@@ -298,4 +421,7 @@ def game_screenshot(style: Style) -> Shot:
     return Shot(image, board, goal, reference, box, style, preview)  # type: ignore[arg-type]
 
 
-__all__ = ["FACES", "FONTS", "SAMPLE_PICTURES", "Shot", "Style", "game_screenshot", "random_style", "sample_picture"]
+__all__ = [
+    "FACES", "FONTS", "LOOK_CHANCES", "SAMPLE_PICTURES", "Look", "Shot", "Style", "game_screenshot", "random_look",
+    "random_style", "sample_picture",
+]
