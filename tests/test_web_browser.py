@@ -1159,6 +1159,141 @@ def test_cells_read_less_surely_keep_a_warning_above_the_board_naming_them(
     page.wait_for_function("document.getElementById('board-notice').hidden")
 
 
+def _refusals() -> list[tuple[str, int | None, list[str], list[str]]]:
+    """(the detail /api/read sends for a refusal of the reader, the size chosen in the card, words the card
+    shows for it, words it must not show): every refusal naming a cell that can reach the card. Those the
+    library words inline are copied from it (vision's _read_numbers, _picture_causes, _home_or_corner,
+    _preview_refusal, _check_preview_home); the others are made by the library."""
+    from npuzzle.board import Board
+    from npuzzle.errors import UnsolvableError
+    from npuzzle.render.vision import _ambiguity_message
+    from npuzzle.web.app import _numbers_goal, field_words
+    from npuzzle.web.guard import shorten
+
+    parity = None
+    for tiles in ([1, 2, 3, 4, 5, 6, 7, 8, 0], [2, 1, 3, 4, 5, 6, 7, 8, 0]):
+        try:
+            _numbers_goal(Board(tiles, 3, 3), 4)
+        except UnsolvableError as refusal:
+            parity = str(refusal)
+    assert parity is not None and "the hole in cell 4" in parity
+    refusals = [
+        (
+            "found 2 empty cells [3, 7] in a 4x4 grid (one is expected): check --size and --crop (cells 0-based)",
+            None,
+            ["found 2 empty cells (row 1, column 4; row 2, column 4) in a 4x4 grid (one is expected)"],
+            ["[3, 7]"],
+        ),
+        (
+            "could not read every number on the 4x4 grid (cells [2, 5] not read surely (2 as 3/8, 5 as 6); 7 read "
+            "on cells [3, 9]; numbers [4, 11] not found; cells 0-based): use a sharper or larger screenshot, or "
+            "check --size and --crop",
+            None,
+            [
+                "(row 1, column 3 (read as 3 or 8) and row 2, column 2 (read as 6) not read surely; 7 read on "
+                "row 1, column 4 and on row 3, column 2; numbers 4, 11 not found)",
+                "“Board area”",
+            ],
+            ["cells [", "2 as 3/8"],
+        ),
+        (
+            _ambiguity_message(((3, 5), (6, 7, 9)), 4, 16),
+            None,
+            [
+                "tiles look too alike to tell apart: row 1, column 4 with row 2, column 2; row 2, column 3 with "
+                "row 2, column 4 with row 3, column 2; use"
+            ],
+            ["(row 0", "cells 3"],
+        ),
+        (
+            "could not put the 4x4 picture back together with confidence (the hole could be cell 5 or 15): the "
+            "tiles may have too few details or large uniform areas, or --size/--crop is wrong; give the original "
+            "picture with --reference, or accept the best guess with --allow-ambiguous",
+            None,
+            [
+                "(the hole could be at row 2, column 2 or at row 4, column 4)",
+                "picture with “Finished picture”",
+            ],
+            ["cell 5"],
+        ),
+        (
+            "the tiles' seams fit 1.20 typical seams better with the missing piece's home at the top-right "
+            "(cell 3) than at cell 15, the one given: check --hole-home",
+            None,
+            ["at the top-right (cell 4) than at cell 16, the one given: check “The hole belongs”"],
+            ["cell 3", "cell 15"],
+        ),
+        (
+            "the tiles' seams fit better with the missing piece's home at the bottom-left (cell 12) than at the "
+            "bottom-right (assumed), but the board read with it there differs: give --hole-home 12 if the "
+            "missing piece belongs at the bottom-left (cell 12), or the original picture with --reference",
+            None,
+            [
+                "set “The hole belongs” to bottom left if the missing piece belongs at the bottom-left (cell 13)"
+            ],
+            ["cell 12", "12 if"],
+        ),
+        (
+            "the tiles match the finished picture shown at x 10..200, y 5..100 (the missing piece in cell 15), "
+            "and the tiles' seams put some elsewhere: give the original picture with --reference, check "
+            "--hole-home, or accept the best guess with --allow-ambiguous",
+            None,
+            ["(the missing piece in cell 16)"],
+            ["cell 15"],
+        ),
+        (
+            "the game seems to show its finished picture at x 10..200, y 5..100, but the tiles do not match it "
+            "closely enough to show where the missing piece belongs; read from their seams with it at cell 15: "
+            "give the missing piece's home with --hole-home, or the original picture with --reference",
+            4,
+            ["read from their seams with it at row 4, column 4:"],
+            ["cell 15"],
+        ),
+        (parity, None, ["with the hole in cell 5 (the other parity class)"], ["cell 4"]),
+        (parity, 3, ["with the hole in row 2, column 2 (the other parity class)"], ["cell 4"]),
+    ]
+    return [(shorten(field_words(message)), size, *rest) for message, size, *rest in refusals]
+
+
+def test_every_cell_a_refusal_names_counts_from_1_in_the_card(page: Any, tmp_path: Path) -> None:
+    """The reader's refusals name cells counting from 0 (the API's counting): the card shows each of them
+    as it names cells, by row and column from 1 where the board's width is known (the size chosen, else the
+    grid the sentence names), else as a cell number from 1 like the typed "Cell number, from 1"; the
+    "cells 0-based" / "count from 0" asides go with them. Only the hole's home off the board had been
+    put in the card's counting. The refusals are canned, in the words the server sends."""
+    import json
+
+    from PIL import Image
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    refusals = _refusals()
+    details = [detail for detail, *_ in refusals]
+    page.route(
+        "**/api/read",
+        lambda route: route.fulfill(
+            status=400,
+            content_type="application/json",
+            body=json.dumps({"detail": details.pop(0), "kind": "ReadingError"}),
+        ),
+    )
+    page.set_input_files("#read-file", str(path))
+    page.click("#read-options summary")
+    for detail, size, shown, hidden in refusals:
+        page.select_option("#read-width", str(size or ""))
+        page.select_option("#read-height", str(size or ""))
+        page.evaluate("document.getElementById('read-status').textContent = ''")
+        page.click("#read-go")
+        page.wait_for_function("document.getElementById('read-status').textContent.startsWith('Could not')")
+        said = page.text_content("#read-status") or ""
+        for expected in shown:
+            assert expected in said, (detail, said)
+        for old in [*hidden, "0-based", "from 0"]:
+            assert old not in said, (detail, said)
+    assert details == []
+    page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusals
+
+
 def test_a_screenshot_is_sent_within_the_upload_cap_the_server_serves(page: Any, tmp_path: Path) -> None:
     """The page sizes an upload by /limits.js's MAX_UPLOAD_BYTES, not by a number of its own: under a server
     serving a 200 kB cap, a 700 kB PNG goes out redrawn smaller, the whole body within the cap; with the

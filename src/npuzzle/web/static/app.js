@@ -28,6 +28,7 @@ import {
   parseCrop,
   prepareUpload,
   readRequest,
+  refusalCells,
   sendBudget,
   unsureCells,
 } from "./reader.js";
@@ -1309,6 +1310,7 @@ const READ_FIELDS = [
   [/\bcrop \[x, y, w, h\]( \(pixels\))?|\bcrop\b/g, "“Board area”"],
   [/\ballow_ambiguous\b/g, "“Accept a best guess”"],
   [/\bhole_home\b/g, "“The hole belongs”"],
+  [/(?<=\bwith |\()reference\b/g, "“Finished picture”"],
 ];
 
 /**
@@ -1341,20 +1343,6 @@ function readHoleCell(width) {
   return (Number(el.readHoleRow.value) - 1) * width + Number(el.readHoleColumn.value) - 1;
 }
 
-// The hole's home cell as refusals of /api/read name it (0-based: npuzzle.web.app, vision.parse_hole_home),
-// counting from 1 as this card does; the field is then named by READ_FIELDS.
-const fromOne = (cell) => String(Number(cell) + 1);
-const READ_CELLS = [
-  [
-    /\bhole[ _]home (\d+) is outside an? (\d+x\d+) board \((?:cells )?0\.\.(\d+)\)/g,
-    (_, cell, size, last) => `hole_home: cell ${fromOne(cell)} is outside a ${size} board (cells 1..${fromOne(last)})`,
-  ],
-  [/\bthe hole in cell (\d+)/g, (_, cell) => `the hole in cell ${fromOne(cell)}`],
-  [/\(cell (\d+)\) than at cell (\d+), the one given/g, (_, a, b) => `(cell ${fromOne(a)}) than at cell ${fromOne(b)}, the one given`],
-  [/\(the missing piece in cell (\d+)\)/g, (_, cell) => `(the missing piece in cell ${fromOne(cell)})`],
-  [/\bwith it at cell (\d+)/g, (_, cell) => `with it at cell ${fromOne(cell)}`],
-];
-
 const NAMED_CELLS = 2; // the warning above the board names this many cells read less surely, then counts
 
 /**
@@ -1370,10 +1358,12 @@ function unsureNotice(reading) {
   return `Less sure from the screenshot: ${named.join("; ")}.`;
 }
 
-/** A refusal in the words of this card (cells of the hole's home counting from 1); the options it names are opened. */
+/**
+ * A refusal in the words of this card (the cells it names by row and column from 1, see refusalCells; the
+ * fields by the card's controls); the options it names are opened.
+ */
 function readRefusal(message) {
-  let text = message;
-  for (const [cell, words] of READ_CELLS) text = text.replace(cell, words);
+  let text = refusalCells(message, Number(el.readWidth.value) || null);
   for (const [field, words] of READ_FIELDS) {
     if (field.test(text)) el.readOptions.open = true;
     field.lastIndex = 0;

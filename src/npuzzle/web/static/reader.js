@@ -149,6 +149,71 @@ export function cellWords(cell, width) {
   return `row ${Math.floor(cell / width) + 1}, column ${(cell % width) + 1}`;
 }
 
+// A refusal of /api/read names cells 0-based (the API's counting, as hole_home's): the card names them as its
+// preview does, by row and column from 1 (see refusalCells for the board's width); each rule is a sentence
+// of npuzzle.render.vision or npuzzle.web.app, its flags already put as request fields (app.field_words).
+const NUMBERS = /\d+(?:, \d+)*/; // a Python list's items: "3, 7"
+const REFUSAL_CELLS = [
+  // a typed hole_home off the board: the number as typed, from 1 (a row and column off the board mean nothing)
+  [
+    /\bhole[ _]home (\d+) is outside an? (\d+x\d+) board \((?:cells )?0\.\.(\d+)\)/g,
+    (name, cell, size, last) => `hole_home: cell ${Number(cell) + 1} is outside a ${size} board (cells 1..${Number(last) + 1})`,
+  ],
+  // tiles too alike (vision._ambiguity_message): "cells 3 (row 0, column 3), 5 (row 1, column 1); cells ...
+  // and 2 more", a group of cells that could be read the other way round, then another
+  [
+    /\bcells (\d+ \(row \d+, column \d+\)(?:, \d+ \(row \d+, column \d+\))*)(?: and (\d+) more\b)?/g,
+    (name, group, more) =>
+      [...group.matchAll(/\d+ \(row (\d+), column (\d+)\)/g)]
+        .map(([, row, column]) => `row ${Number(row) + 1}, column ${Number(column) + 1}`)
+        .join(" with ") + (more ? ` and ${more} more such ${more === "1" ? "group" : "groups"}` : ""),
+  ],
+  // numbers not read (vision._read_numbers): "cells [2, 5] not read surely (2 as 3/8, 5 as 6)"
+  [
+    new RegExp(String.raw`\bcells \[(${NUMBERS.source})\] not read surely(?: \(([^()]*)\))?`, "g"),
+    (name, cells, seen) => {
+      const read = new Map((seen ?? "").split(", ").map((one) => one.split(" as ")));
+      const words = list(cells).map((cell) => {
+        const seenAs = read.get(String(cell));
+        return seenAs ? `${name(cell)} (read as ${seenAs.split("/").join(" or ")})` : name(cell);
+      });
+      return `${words.join(" and ")} not read surely`;
+    },
+  ],
+  [new RegExp(String.raw`\bread on cells \[(${NUMBERS.source})\]`, "g"), (name, cells) => `read on ${list(cells).map(name).join(" and on ")}`],
+  [new RegExp(String.raw`\b(\d+) empty cells \[(${NUMBERS.source})\]`, "g"), (name, n, cells) => `${n} empty cells (${list(cells).map(name).join("; ")})`],
+  // a corner the seams prefer (vision's advice): the card's menu, not a cell number
+  [
+    /\bgive hole_home \d+ if the missing piece belongs at the (top|bottom)-(left|right)\b/g,
+    (name, row, column) => `set hole_home to ${row} ${column} if the missing piece belongs at the ${row}-${column}`,
+  ],
+  [new RegExp(String.raw`\bnumbers \[(${NUMBERS.source})\]`, "g"), (name, numbers) => `numbers ${numbers}`],
+  [/\bthe hole could be cell (\d+) or (\d+)/g, (name, a, b) => `the hole could be at ${name(Number(a))} or at ${name(Number(b))}`],
+  // one cell: "the hole in cell 4", "(cell 3)", "at cell 15", "(the missing piece in cell 8)"
+  [/(\b(?:in|at) |\()cell (\d+)\b/g, (name, before, cell) => `${before}${name(Number(cell))}`],
+  // the counting the sentence warned of is the card's own now
+  [/ \(cells count from 0 at the top left\)|;? cells 0-based\b| \(cells 0-based\)/g, () => ""],
+];
+
+function list(items) {
+  return items.split(", ").map(Number);
+}
+
+/**
+ * A refusal of /api/read with the cells it names as the card names them: by row and column from 1 on a
+ * board of known width (`width`, the size chosen in the card: the reader read that size; else the first
+ * "WxH" the sentence names, the grid it is about), else by cell number from 1, as the card's typed "Cell
+ * number, from 1"; a hole_home off the board keeps the number typed, from 1.
+ */
+export function refusalCells(message, width = null) {
+  const size = /\b(\d+)x\d+\b/.exec(message);
+  const across = width || (size ? Number(size[1]) : null);
+  const name = (cell) => (across ? cellWords(cell, across) : `cell ${cell + 1}`);
+  let text = message;
+  for (const [pattern, words] of REFUSAL_CELLS) text = text.replace(pattern, (...match) => words(name, ...match.slice(1)));
+  return text;
+}
+
 /** The game layout name of a reading's goal (classic, blank-first, or blank-at:MISSING). */
 export function layoutOf(reading) {
   const n = reading.width * reading.height;
