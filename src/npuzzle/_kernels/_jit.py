@@ -29,3 +29,28 @@ def njit_parallel(func: F) -> F:
     scheduling); numba runs ``prange`` on as many threads as there are cores (``NUMBA_NUM_THREADS``).
     """
     return numba.njit(parallel=True, **JIT_OPTIONS)(func)  # type: ignore[no-any-return]
+
+
+def is_compiled(*kernels: Any) -> bool:
+    """Whether every kernel has machine code at hand: compiled in this process already, or in numba's cache
+    on disk for its present source (a load of a second or so, where a first compile can take a minute).
+
+    Callers use this to give a quick answer by other means, and to say so, before a long one-time compile.
+    When numba's cache cannot be looked at (another numba, no cache), the answer is True: the caller then
+    behaves as if compiling were cheap, as it did before it asked."""
+    from numba.core.dispatcher import Dispatcher
+
+    for kernel in kernels:
+        if not isinstance(kernel, Dispatcher):
+            raise TypeError(f"{kernel!r} is not a compiled kernel (a numba dispatcher)")
+        if kernel.overloads:
+            continue
+        try:
+            index = kernel._cache._cache_file._load_index()  # {} when absent, stale or of another numba
+        except AttributeError:
+            return True
+        except Exception:  # an unreadable index: numba will compile again
+            return False
+        if not index:
+            return False
+    return True

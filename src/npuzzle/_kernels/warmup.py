@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from typing import Any
 
 import numpy as np
 
@@ -94,6 +95,8 @@ def warm_anytime() -> None:
     reduction solvers, the smoothing IDA*, the beam over pattern tables, the compiled replay of long answers): a 5×5 and a 10×10 scrambled
     by a short walk, briefly. The web server runs this at start-up so that hints on bigger boards keep their
     budget (a few seconds when the kernels are cached, a minute or so compiling on a fresh machine)."""
+    for group in GROUPS:  # first: the ladder skips a group with no time to compile it
+        warm_group(group)
     anytime = importlib.import_module("npuzzle.search.anytime")
     goals = importlib.import_module("npuzzle.goals")
     generate = importlib.import_module("npuzzle.generate")
@@ -121,4 +124,67 @@ def warm_anytime() -> None:
     )
 
 
-__all__ = ["warm_anytime", "warm_reassembly", "warmup"]
+GROUPS = ("idastar", "astar", "beam", "reduction")
+
+
+def _group_kernels(group: str) -> tuple[Any, ...]:
+    """The kernels whose first compile is long, of one group the anytime ladder asks about (its steps'
+    first calls): ``idastar`` (exact IDA* with linear conflict, the constructive solver's last block,
+    smoothing), ``reduction`` (the quick and reduction solvers for big boards), ``beam`` (the bounded
+    solver's beam and weighted IDA*), ``astar`` (weighted A*)."""
+    if group == "idastar":
+        from .idastar import heuristic, idastar_lci
+
+        return (heuristic, idastar_lci)
+    if group == "reduction":
+        from .reduce import fill_line, finish_block
+
+        return (fill_line, finish_block)
+    if group == "beam":
+        from .beam import expand_layer, gather_children, select_children
+        from .wida import wida_run
+
+        return (expand_layer, select_children, gather_children, wida_run)
+    if group == "astar":
+        from .astar import astar_run
+
+        return (astar_run,)
+    raise ValueError(f"unknown kernel group {group!r}")
+
+
+def group_compiled(group: str) -> bool:
+    """Whether a kernel group's machine code is at hand (compiled, or in numba's cache): see
+    :func:`npuzzle._kernels._jit.is_compiled`."""
+    from ._jit import is_compiled
+
+    return is_compiled(*_group_kernels(group))
+
+
+def warm_group(group: str) -> None:
+    """Compile (or load) one group of :func:`group_compiled` by running its kernels on a small board."""
+    solver = importlib.import_module("npuzzle.search.solver")
+    moved_3x3 = [0, 1, 2, 3, 4, 5, 6, 8, 7]  # canonical, blank value 8, one move from the goal
+    walked_3x3 = [2, 7, 4, 5, 8, 6, 3, 1, 0]  # 20 moves from it
+    if group == "idastar":
+        solver.run_canonical(moved_3x3, 3, 3, 8, solver.Plan("idastar", "linear-conflict", None), "single")
+    elif group == "astar":
+        solver.run_canonical(walked_3x3, 3, 3, 8, solver.Plan("wastar", "linear-conflict", 2.0), "single")
+    elif group == "reduction":
+        reduction = importlib.import_module("npuzzle.search.reduction")
+        goals = importlib.import_module("npuzzle.goals")
+        generate = importlib.import_module("npuzzle.generate")
+        canonical = importlib.import_module("npuzzle.canonical")
+        target = goals.classic(5, 5)
+        start = generate.generate(target, "walk", moves=40, seed=1)[0]
+        reduction.quick_cells(canonical.to_canonical(start, target), 5, 5, 24)
+    elif group == "beam":
+        bounded = importlib.import_module("npuzzle.search.bounded")
+        bounded.beam_search(walked_3x3, 3, 3, 8, 4, 40, time.monotonic() + 60, None)
+        search = bounded._Search(walked_3x3, 3, 3, 8, 40)
+        search.reset(search.h0)
+        search.run(2, 1, 40, 1_000)
+    else:
+        raise ValueError(f"unknown kernel group {group!r}")
+
+
+__all__ = ["group_compiled", "warm_anytime", "warm_group", "warm_reassembly", "warmup"]

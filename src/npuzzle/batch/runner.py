@@ -114,6 +114,20 @@ def prepare_tables(job: SolveJob) -> None:
         return
 
 
+def prepare_kernels(job: SolveJob) -> None:
+    """Compile (or load) the kernels the anytime ladder uses on boards of ``job``'s size, once, before the
+    jobs: each job's budget may be too small for a first compile, and the ladder then skips the steps that
+    need one (on every board of the batch). Failures are left for the jobs to report."""
+    if job.tiles is None or job.algorithm != "auto":
+        return
+    try:
+        from ..search.anytime import compile_kernels
+
+        compile_kernels(Board(job.tiles, job.width, job.height, job.blank))
+    except (ImportError, PuzzleError, ValueError):
+        return
+
+
 def _look_ahead(jobs: Iterator[SolveJob]) -> tuple[list[SolveJob], bool]:
     """The next jobs up to the second readable board (at most :data:`PREPARE_LOOKAHEAD`), and whether that
     was all of them: a pool is not worth starting for one board."""
@@ -148,14 +162,15 @@ def run_batch(
         yield from _run_on(executor, job_iter, ordered, window or 16, runner)
         return
     workers = n_jobs or default_workers()
-    if workers > 1:
-        head, exhausted = _look_ahead(job_iter)
-        boards = [job for job in head if job.tiles is not None]
-        if exhausted and len(boards) <= 1:
-            workers = 1  # one board: no pool to start
-        elif boards:
+    head, exhausted = _look_ahead(job_iter)
+    boards = [job for job in head if job.tiles is not None]
+    if exhausted and len(boards) <= 1:
+        workers = 1  # one board: no pool to start, and its own ladder compiles what its budget allows
+    elif boards:
+        if workers > 1:
             prepare_tables(boards[0])  # built once here; the workers only map them
-        job_iter = itertools.chain(head, job_iter)
+        prepare_kernels(boards[0])
+    job_iter = itertools.chain(head, job_iter)
     if workers <= 1:
         for job in job_iter:
             yield job, runner(job)

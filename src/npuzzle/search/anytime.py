@@ -47,6 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._kernels.warmup import group_compiled, warm_group
 from ..board import Board
 from ..canonical import moves_from_cells, to_canonical
 from ..errors import ProblemTooLargeError, PuzzleError, SearchLimitExceeded
@@ -74,6 +75,13 @@ WEIGHTED_RESERVE = 0.15  # on 10-16 cells, the share of the budget kept for weig
 # 57 moves = at most 57 slides against 68 from the multi-tile steps in 3 s; a 5×5: about 75 against 170)
 SINGLE_SHARE = 0.5
 COMPILE_NOTE_SECONDS = 3.0  # a kernel start-up this long was a compile (a cache load takes about a second)
+# Seconds of one core a machine's first compile of each group of kernels takes (this VM, 2026-11-27; a load
+# from numba's cache takes about a second). With a budget given, a step whose kernels are not compiled yet
+# runs only when this fits in the time left; with the default budget compiling is start-up, outside it.
+COMPILE_SECONDS = {"idastar": 15.0, "reduction": 45.0, "beam": 8.0, "astar": 10.0}
+# Up to 20×20 the pure-Python constructive answer takes about a second: the first answer when the quick
+# solver's kernels are not compiled yet (their first compile takes most of a minute).
+PURE_FIRST_CELLS = 400
 
 ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
 
@@ -145,6 +153,7 @@ class _Ladder:
         self.quick_cells: Any = None  # the quick reduction's canonical moves (an int32 array), when it ran
         self.quick_seconds: float | None = None
         self.startup = 0.0
+        self.uncompiled: list[str] = []  # kernel groups a step needed and had no time to compile
         self.expanded = 0
         self.generated = 0
         self.max_open = 0
@@ -226,6 +235,13 @@ class _Ladder:
     def result(self) -> Solution:
         best = self.best
         assert best is not None  # run() always finds a first answer
+        if self.uncompiled:
+            needed = sum(COMPILE_SECONDS[group] for group in self.uncompiled)
+            self.notes.append(
+                f"the {' and '.join(self.uncompiled)} kernels, not compiled on this machine yet, were not tried: "
+                f"their first compile (about {needed:.0f} s) did not fit in the time left; `npuzzle warmup` "
+                "compiles every kernel once"
+            )
         optimal = self.proven or best.length <= self.lower_bound
         if optimal:
             self.lower_bound = best.length
@@ -288,6 +304,31 @@ class _Ladder:
                 f"loading the search kernels took {spent:.1f} s (compiled once on this machine, then cached)"
             )
 
+    def kernels_ready(self, *groups: str, force: bool = False) -> bool:
+        """Whether the kernels of ``groups`` (keys of ``COMPILE_SECONDS``) can run now. Kernels already
+        compiled (in this process or in numba's cache) can. Others are compiled now, said on the live line,
+        timed as start-up and noted, when the budget is the default one (compiling is then outside it) or
+        their first compile fits in the time left, or ``force`` (no quicker answer exists); else the step is
+        skipped and the groups remembered (:func:`compile_for_later` compiles them once the answer is out)."""
+        cold = [group for group in groups if not group_compiled(group)]
+        if not cold:
+            return True
+        needed = sum(COMPILE_SECONDS[group] for group in cold)
+        names = " and ".join(cold)
+        if not (force or self.startup_free) and self.left() < needed:
+            for group in cold:
+                if group not in self.uncompiled:
+                    self.uncompiled.append(group)
+            return False
+        self.begin(f"compiling the {names} kernels (first use on this machine, about {needed:.0f} s)")
+        started = time.monotonic()
+        for group in cold:
+            warm_group(group)
+        spent = time.monotonic() - started
+        self.add_startup(spent)
+        self.notes.append(f"compiled the {names} kernels in {spent:.1f} s (first use on this machine, then cached)")
+        return True
+
     def run_plan(
         self, algorithm: str, heuristic: str | None, weight: float | None, seconds: float | None
     ) -> Solution:
@@ -313,6 +354,8 @@ class _Ladder:
         from .solver import multi_heuristic
 
         heuristic = "linear-conflict" if self.metric == "single" else multi_heuristic(self.width, self.height)
+        if heuristic == "linear-conflict" and not self.kernels_ready("idastar"):
+            return False
         self.warm_idastar(heuristic)
         self.begin(f"exact search (IDA*, {heuristic})")
         try:
@@ -323,22 +366,31 @@ class _Ladder:
         return True
 
     def quick(self) -> None:
-        """The first answer: exact IDA* on small boards, the quick solver beyond."""
+        """The first answer: exact IDA* on small boards, the quick solver beyond. Where their kernels are not
+        compiled yet, pure Python answers first (IDA* on up to 9 cells, the same moves as the kernel's; the
+        constructive solver up to ``PURE_FIRST_CELLS``): a first compile takes from seconds to a minute."""
+        compiled = group_compiled("idastar")
         if self.n <= SMALL_CELLS:
+            if not compiled and self.metric == "single":
+                self.begin("first answer (pure-Python IDA*)")
+                self.offer(self.pure_idastar(), exact=True)
+                return
             # milliseconds once compiled; no time limit, so even a tiny budget gets the optimum
             self.exact_idastar(None)
             if self.best is not None:
                 return
-        if self.n <= WEIGHTED_CELLS:  # the constructive solver finishes its last 3×3 block with IDA*
+        if self.n <= WEIGHTED_CELLS and compiled:  # the constructive solver finishes its last 3×3 with IDA*
             self.warm_idastar("linear-conflict", "single", 3)
         self.begin("first answer")
         # up to 8×8 the constructive answer takes milliseconds and no kernel but IDA*'s
-        if self.n > WEIGHTED_CELLS:
+        if self.n > WEIGHTED_CELLS and (self.n > PURE_FIRST_CELLS or group_compiled("reduction")):
             try:
                 from .reduction import quick_cells, solution_from_cells
             except ImportError:
                 pass
             else:
+                self.kernels_ready("reduction", force=True)  # no quicker answer on a board this big
+                self.begin("first answer")
                 started = time.monotonic()
                 self.quick_cells = quick_cells(self.values, self.width, self.height, self.blank_home)
                 self.quick_seconds = time.monotonic() - started
@@ -346,7 +398,19 @@ class _Ladder:
                 return
         from .constructive import solve_constructive
 
-        self.offer(solve_constructive(self.board, self.goal, self.metric))
+        self.offer(solve_constructive(self.board, self.goal, self.metric, compiled=compiled))
+
+    def pure_idastar(self) -> Solution:
+        """The optimal answer of the pure-Python IDA* with linear conflict (the kernel's twin, with the same
+        moves): tens of milliseconds on boards of up to 9 cells."""
+        from .generic import idastar
+        from .puzzle_problem import SlidingPuzzleProblem
+
+        found = idastar(SlidingPuzzleProblem(self.board, self.goal, "linear-conflict"))
+        return Solution(
+            self.board, self.goal, moves_from_cells(self.board, found.actions), True, "idastar",
+            "linear-conflict", found.stats, "single",
+        )  # fmt: skip
 
     def via_single(self, seconds: float) -> None:
         """Multi metric: run the single-tile ladder for ``seconds`` (its first answer whatever the budget)
@@ -479,6 +543,8 @@ class _Ladder:
         heuristic = "linear-conflict" if self.metric == "single" else "crossings"
         if self.metric == "multi" and multi_heuristic(self.width, self.height) == "multi-pdb":
             heuristic = "multi-pdb"
+        if not self.kernels_ready("astar"):
+            return
         for i, weight in enumerate(FALLBACK_WEIGHTS):
             if self.done() or self.left() <= 0.01:
                 return
@@ -501,6 +567,8 @@ class _Ladder:
             return False
         if not bounded.supports(self.width, self.height, self.metric) or self.left() <= 0:
             return False
+        if not self.kernels_ready("beam", "idastar", "astar"):
+            return True  # the solver for this board, not compiled in time: nothing else is tried
         self.begin("bounded-suboptimal search")
         best_length = None if self.best is None else self.best.length
         for found in bounded.improving_solutions(
@@ -529,6 +597,8 @@ class _Ladder:
             try:
                 from .reduction import solve_reduction
             except ImportError:
+                return
+            if not self.kernels_ready("reduction", "idastar"):
                 return
             self.begin("reduction search")
             self.offer(
@@ -631,6 +701,37 @@ def solve_anytime(
     return ladder.run(interruptible)
 
 
+def kernel_groups(board: Board, metric: str = "single") -> list[str]:
+    """The groups of kernels (see :func:`npuzzle._kernels.warmup.group_compiled`) the ladder may use on
+    boards of this size."""
+    from . import bounded
+
+    groups = ["idastar"]
+    if board.n_cells > SMALL_CELLS:
+        groups.append("astar")
+    if board.n_cells > EXACT_CELLS and bounded.supports(board.width, board.height, metric):
+        groups.append("beam")
+    if board.n_cells > WEIGHTED_CELLS:
+        groups.append("reduction")
+    return groups
+
+
+def compile_kernels(board: Board, metric: str = "single") -> str | None:
+    """Compile (or load) now the kernels the ladder uses on boards of this size. For a batch of boards, each
+    with a budget that a first compile would not fit in: the ladder would skip them on every board. Returns a
+    sentence saying what was compiled, or None when all were at hand."""
+    cold = [group for group in kernel_groups(board, metric) if not group_compiled(group)]
+    if not cold:
+        return None
+    started = time.monotonic()
+    for group in cold:
+        warm_group(group)
+    return (
+        f"compiled the {' and '.join(cold)} kernels in {time.monotonic() - started:.1f} s (first use on this "
+        "machine, then cached)"
+    )
+
+
 def tables_for_later(board: Board, goal_board: Board) -> tuple[Partition, float] | None:
     """The pattern tables that later solves of boards like this one use and that are missing, with the
     estimated seconds to build them; None when there are none to build. 4×4-sized boards: the exact search's
@@ -689,6 +790,8 @@ __all__ = [
     "DEFAULT_SECONDS",
     "Update",
     "admissible_bound",
+    "compile_kernels",
+    "kernel_groups",
     "prepare_tables",
     "solve_anytime",
     "tables_for_later",

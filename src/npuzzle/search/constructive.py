@@ -252,8 +252,10 @@ def _fill_line(work: _Work, line: list[int], inward: int) -> None:
     work.fixed[a] = work.fixed[b] = 1
 
 
-def _finish(work: _Work, top: int, bottom: int, left: int, right: int) -> None:
-    """Solve the region rows ``top..bottom - 1`` × columns ``left..right - 1`` (at most 3×3) optimally."""
+def _finish(work: _Work, top: int, bottom: int, left: int, right: int, compiled: bool = True) -> None:
+    """Solve the region rows ``top..bottom - 1`` × columns ``left..right - 1`` (at most 3×3) optimally: with
+    the IDA* kernel, or when ``compiled`` is False with its pure-Python twin (the same moves, in tens of
+    milliseconds on 9 cells, where a first compile of the kernel takes seconds)."""
     from .solver import Plan, run_canonical
 
     width = right - left
@@ -262,20 +264,32 @@ def _finish(work: _Work, top: int, bottom: int, left: int, right: int) -> None:
     values = [local[work.values[cell]] for cell in cells]  # every tile here has its home here
     if values == list(range(len(cells))):
         return
-    steps, _ = run_canonical(
-        values,
-        width,
-        bottom - top,
-        local[work.blank_home],
-        Plan("idastar", "linear-conflict", None),
-        "single",
-    )
+    if compiled:
+        steps, _ = run_canonical(
+            values,
+            width,
+            bottom - top,
+            local[work.blank_home],
+            Plan("idastar", "linear-conflict", None),
+            "single",
+        )
+    else:
+        from .generic import idastar
+        from .puzzle_problem import SlidingPuzzleProblem
+
+        blank = local[work.blank_home]
+        region = SlidingPuzzleProblem(
+            Board(values, width, bottom - top, blank),
+            Board(range(len(cells)), width, bottom - top, blank),
+            "linear-conflict",
+        )
+        steps = idastar(region).actions
     for step in steps:
         work.step(cells[int(step)])
 
 
 def constructive_cells(
-    values: Sequence[int], width: int, height: int, blank_home: int, variant: int = 0
+    values: Sequence[int], width: int, height: int, blank_home: int, variant: int = 0, compiled: bool = True
 ) -> list[int]:
     """The cells the blank moves to, one cell at a time, taking canonical ``values`` (``values[cell]`` =
     home cell, blank value ``blank_home``) to ``0, 1, ..., N-1``. The position must be solvable.
@@ -283,7 +297,9 @@ def constructive_cells(
     ``variant`` 0 peels the side farther from the blank's home and fills each line from its low end
     (left, top); any other number draws those choices at random from that seed (among the sides that
     keep the blank's home inside), giving another answer of about the same length: the best of a few
-    variants is shorter than any one (see :func:`solve_constructive`'s ``tries``)."""
+    variants is shorter than any one (see :func:`solve_constructive`'s ``tries``). ``compiled`` False
+    finishes the last block in pure Python (see :func:`_finish`), for when the IDA* kernel is not compiled
+    yet: the same length of answer, with no compile first."""
     if width < 2 or height < 2:
         raise BoardFormatError(f"the constructive solver needs at least 2×2 cells, got {width}x{height}")
     work = _Work(values, width, height, blank_home)
@@ -312,7 +328,7 @@ def constructive_cells(
                 line.reverse()
             _fill_line(work, line, 1 if first else -1)
             left, right = (left + 1, right) if first else (left, right - 1)
-    _finish(work, top, bottom, left, right)
+    _finish(work, top, bottom, left, right, compiled)
     return cancel_inverses(start_blank, work.cells)
 
 
@@ -371,13 +387,18 @@ def labels_of(values: Sequence[int], goal_board: Board, cells: Sequence[int], me
 
 
 def solve_constructive(
-    board: Board, goal: str | Board | None = "classic", metric: str = "single", tries: int = 1
+    board: Board,
+    goal: str | Board | None = "classic",
+    metric: str = "single",
+    tries: int = 1,
+    compiled: bool = True,
 ) -> Solution:
     """Solve ``board`` to ``goal`` by the constructive method (see the module docstring): always an answer,
     in milliseconds, never a guarantee of optimality. Raises :class:`UnsolvableError` first when the
     board cannot reach the goal. ``tries`` > 1 runs that many variants (:func:`constructive_cells`) and
     keeps the shortest: 9 tries save about 5% of the moves for 9× the time. In the multi-tile metric, runs
-    of single moves in one direction become one slide."""
+    of single moves in one direction become one slide. ``compiled`` False: no kernel at all (see
+    :func:`constructive_cells`)."""
     if metric not in ("single", "multi"):
         raise ValueError(f"unknown metric {metric!r}; choose single or multi")
     if tries < 1:
@@ -393,7 +414,7 @@ def solve_constructive(
     blank_home = goal_board.blank_cell
     cells = min(
         (
-            constructive_cells(values, board.width, board.height, blank_home, variant)
+            constructive_cells(values, board.width, board.height, blank_home, variant, compiled)
             for variant in range(tries)
         ),
         key=len,
