@@ -30,7 +30,10 @@ moves. Only the answer is taken; the bound stays the multi-tile one, and ``optim
 
 ``optimal`` is true only when proven (an exact search finished, or the length equals the lower bound).
 Kernel loading and compiling (and building tables) are timed apart from the search, in
-``stats.startup_seconds``; what one-time work happened is said in ``notes``.
+``stats.startup_seconds``; what one-time work happened is said in ``notes``. On a machine whose kernels are
+not compiled yet, pure Python gives the first answer (the same moves as the kernels'), and a step whose first
+compile (:data:`COMPILE_SECONDS`) does not fit in a budget given is skipped, said in ``notes``; with the
+default budget compiling is start-up, outside the budget (:func:`compile_kernels` does it ahead of a batch).
 
 >>> from npuzzle.board import Board
 >>> from npuzzle.goals import classic
