@@ -196,6 +196,23 @@ def neighbour_of_blank(page: Any, distance: int = 1) -> int:
     raise AssertionError("no tile at that distance")
 
 
+def words(text: str | None) -> str:
+    """``text`` as read aloud: the page keeps "row 2, column 3" on one line with no-break spaces."""
+    return " ".join((text or "").replace("\u00a0", " ").split())
+
+
+def notice_room(page: Any) -> float:
+    """The height in pixels the board gives up for the warning above it (--notice-h, gap included)."""
+    return float(
+        page.evaluate(
+            """() => { const probe = document.createElement('div');
+                probe.style.height = 'var(--notice-h)';
+                document.querySelector('.play').append(probe);
+                const h = probe.getBoundingClientRect().height; probe.remove(); return h; }"""
+        )
+    )
+
+
 def play_some(page: Any, n: int = 2) -> None:
     for _ in range(n):
         page.click(f'[data-tile="{neighbour_of_blank(page)}"]')
@@ -1078,7 +1095,8 @@ def test_a_best_guess_keeps_its_warning_until_another_board_is_dealt(
     wait_dealt(page, 3, 3)
     notice = page.get_by_test_id("board-notice")
     notice.wait_for(state="visible")
-    assert "Best guess" in notice.inner_text() and "2 cells may be misread" in notice.inner_text()
+    # the doubtful cells named by row and column, as the card's preview names them (it said "2 cells")
+    assert words(notice.inner_text()) == "Best guess: check row 2, column 1; row 2, column 2."
     assert "board-notice-text" in (page.get_attribute("#board", "aria-describedby") or "")
     if viewport == "phone":
         page.wait_for_selector('#settings-toggle[aria-expanded="false"]')  # the drawer closes with the deal
@@ -1132,18 +1150,14 @@ def test_cells_read_less_surely_keep_a_warning_above_the_board_naming_them(
     page.set_input_files("#read-file", str(path))
     page.click("#read-go")
     wait_dealt(page, 3, 3)
-    assert "3 cells less sure, outlined" in (page.text_content("#read-status") or "")
+    assert "3 cells less sure, outlined (row 1, column 2; row 2, column 3; row 3, column 3)" in words(
+        page.text_content("#read-status")
+    )
     notice = page.get_by_test_id("board-notice")
     notice.wait_for(state="visible")
-    assert notice.inner_text().strip() == (
-        "Less sure from the screenshot: row 1, column 2; row 2, column 3; 1 more."
-    )
-    room = page.evaluate(
-        """() => parseFloat(getComputedStyle(document.querySelector('.play')).getPropertyValue('--notice-h'))
-            * parseFloat(getComputedStyle(document.documentElement).fontSize)"""
-    )
-    # within the height the board gives up for it (2.7rem; 3.4rem, two lines, on a phone)
-    assert notice.bounding_box()["height"] <= room
+    assert words(notice.inner_text()) == "Read less surely: row 1, column 2; row 2, column 3 and 1 more."
+    # within the height the board gives up for it
+    assert notice.bounding_box()["height"] <= notice_room(page)
     assert page.eval_on_selector_all("#read-preview .read-cell.unsure", "els => els.length") == 3
     if viewport == "phone":
         page.wait_for_selector('#settings-toggle[aria-expanded="false"]')  # the drawer closes with the deal
@@ -1157,6 +1171,93 @@ def test_cells_read_less_surely_keep_a_warning_above_the_board_naming_them(
     assert moves(page) == 2 and notice.is_visible()
     page.get_by_role("button", name="New game").click()
     page.wait_for_function("document.getElementById('board-notice').hidden")
+
+
+def canned_reading(
+    width: int, height: int, unsure: tuple[int, ...] = (), ambiguous: tuple[tuple[int, ...], ...] = ()
+) -> dict[str, Any]:
+    """A canned /api/read answer: the classic goal one move away, the cells ``unsure`` read with confidence
+    0.3 (the card outlines them), ``ambiguous`` a best guess's groups."""
+    n = width * height
+    goal = [*range(1, n), 0]
+    return {
+        "width": width,
+        "height": height,
+        "tiles": [*goal[:-2], 0, n - 1],
+        "goal": goal,
+        "confidence": [0.3 if cell in unsure else 0.9 for cell in range(n)],
+        "kind": "picture",
+        "missing": n - 1,
+        "ambiguous": [list(group) for group in ambiguous],
+        "image_width": 300,
+        "image_height": 300,
+    }
+
+
+@pytest.mark.parametrize("viewport", ["1280x720", "phone"])
+@pytest.mark.parametrize("side", [10, 16])
+def test_a_big_boards_warning_keeps_to_its_lines_naming_the_cells(
+    open_page: Callable[..., Any], tmp_path: Path, viewport: str, side: int
+) -> None:
+    """The warning above a 10x10 or 16x16 board read from a screenshot names its cells by row and column of
+    two digits ("row 16, column 1") and keeps to one line on a desktop (it wrapped to two past the room the
+    board gave up for it, "...; 3 / more."), two on a phone, never breaking inside "column 16"; the board
+    gives up the height it takes, so the actions stay above the fold. Cells read less surely and a best
+    guess's doubtful cells alike (a best guess gave only their count, "7 cells may be misread"). The
+    readings are canned."""
+    import json
+
+    from PIL import Image
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    n = side * side
+    cells = (n - 1, n - 2, n - side - 1, n - side)  # named in reading order: rows side - 1 and side
+    named = f"row {side - 1}, column {side}; row {side}, column 1 and 2 more"
+    cases = [
+        (canned_reading(side, side, unsure=cells), f"Read less surely: {named}."),
+        (canned_reading(side, side, ambiguous=(cells[2:], cells[:2])), f"Best guess: check {named}."),
+        (
+            canned_reading(side, side, ambiguous=(tuple(range(n)),)),  # the reading as a whole in doubt
+            "Best guess: the whole board may be misread; check it.",
+        ),
+    ]
+    page = open_page(viewport)
+    phone = viewport == "phone"
+    answers = [json.dumps(reading) for reading, _ in cases]
+    page.route(
+        "**/api/read",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=answers.pop(0)),
+    )
+    notice = page.get_by_test_id("board-notice")
+    for _, expected in cases:
+        if phone:
+            page.click("#settings-toggle")
+        page.set_input_files("#read-file", str(path))
+        page.click("#read-go")
+        wait_dealt(page, side, side)
+        if phone:
+            page.wait_for_selector('#settings-toggle[aria-expanded="false"]')
+        page.wait_for_function(  # the same size each time: the warning tells the deals apart
+            f"document.getElementById('board-notice-text').textContent.replace(/\\u00a0/g, ' ') === {expected!r}"
+        )
+        raw = notice.inner_text()
+        assert words(raw) == expected, raw
+        assert "column " not in raw  # a line never breaks between "column" and its number
+        lines = page.eval_on_selector(
+            "#board-notice-text",
+            "e => Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight))",
+        )
+        assert lines <= (2 if phone else 1), (expected, lines)
+        box = notice.bounding_box()
+        assert box["height"] <= notice_room(page) + 0.5
+        board = page.locator('[data-testid="board"]').bounding_box()
+        assert box["y"] + box["height"] <= board["y"]
+        actions = page.locator(".actions").bounding_box()
+        assert actions["y"] + actions["height"] <= VIEWPORTS[viewport]["height"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{viewport}-{side}x{side}-best-guess-warning.png"))
+    assert run_axe(page) == []
 
 
 def _refusals() -> list[tuple[str, int | None, list[str], list[str]]]:

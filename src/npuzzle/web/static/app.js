@@ -19,7 +19,7 @@ import { formatDealId, parseDealId, qualityText } from "./deal.js";
 import { BUILT_IN, adoptDataUrl, adoptFile, croppedPicture, forgetPicture, storedPicture } from "./picture.js";
 import {
   assembledPicture,
-  cellWords,
+  cellList,
   doubtfulCells,
   drawReading,
   holeHome,
@@ -361,7 +361,23 @@ function drawNotice() {
   el.noticeText.textContent = state.notice ?? "";
   el.notice.hidden = !state.notice;
   el.play.classList.toggle("noticed", Boolean(state.notice));
+  fitNotice();
 }
+
+/**
+ * The board gives up the height the warning takes, gap included (--notice-h; the style sheet's 2.7rem and
+ * 3.4rem are the one line of a desktop and two of a phone until measured): a warning that wraps further, in
+ * a wider font or a narrower window, shrinks the board rather than push the actions below the fold.
+ */
+function fitNotice() {
+  if (el.notice.hidden) {
+    el.play.style.removeProperty("--notice-h");
+    return;
+  }
+  const gap = parseFloat(getComputedStyle(el.play).rowGap) || 0;
+  el.play.style.setProperty("--notice-h", `${Math.ceil(el.notice.offsetHeight + gap)}px`);
+}
+new ResizeObserver(fitNotice).observe(el.notice);
 
 function draw() {
   const { width, tiles, goal } = state;
@@ -1343,19 +1359,24 @@ function readHoleCell(width) {
   return (Number(el.readHoleRow.value) - 1) * width + Number(el.readHoleColumn.value) - 1;
 }
 
-const NAMED_CELLS = 2; // the warning above the board names this many cells read less surely, then counts
+const CARD_NAMED_CELLS = 3; // the card's status names this many cells to check, then counts (a few lines)
 
 /**
  * The warning above the board for a reading accepted with cells read less surely (those the card outlines),
- * or null: "Less sure from the screenshot: row 1, column 2; row 3, column 3; 1 more." (one line on a
- * desktop, two on a phone: the room the board leaves it).
+ * or null: "Read less surely: row 1, column 2; row 3, column 3 and 1 more." The cells are the board's as
+ * read, that is as dealt and on the screenshot; two are named, then counted, so that the warning keeps to
+ * one line on a desktop even on a 16x16 ("row 16, column 15"), two on a phone.
  */
 function unsureNotice(reading) {
   const cells = unsureCells(reading);
-  if (!cells.length) return null;
-  const named = cells.slice(0, NAMED_CELLS).map((cell) => cellWords(cell, reading.width));
-  if (cells.length > NAMED_CELLS) named.push(`${cells.length - NAMED_CELLS} more`);
-  return `Less sure from the screenshot: ${named.join("; ")}.`;
+  return cells.length ? `Read less surely: ${cellList(cells, reading.width)}.` : null;
+}
+
+/** The warning above the board for a best guess: the cells that could be read another way, named as above. */
+function guessNotice(reading) {
+  const cells = doubtfulCells(reading);
+  if (cells.size === reading.tiles.length) return "Best guess: the whole board may be misread; check it.";
+  return `Best guess: check ${cellList(cells, reading.width)}.`;
 }
 
 /**
@@ -1404,7 +1425,7 @@ async function readScreenshot() {
     const guess = el.readGuess.checked;
     const answer = await api("/api/read", readRequest(shot, reference, { width, height, hole, crop, guess }));
     drawReading(el.readPreview, shot.image, answer);
-    const unsure = unsureCells(answer).length;
+    const unsure = unsureCells(answer);
     const doubtful = doubtfulCells(answer).size; // only a best guess (allow_ambiguous) has any
     const how =
       answer.kind === "numbers"
@@ -1414,14 +1435,20 @@ async function readScreenshot() {
           : "picture put back together from its pieces";
     if (doubtful) {
       setReadStatus(
-        `Best guess, uncertain: a ${answer.width}×${answer.height} board (${how}); ${plural(doubtful, "cell")} ` +
-          "could be read another way (dashed, marked ?): check them against the screenshot.",
+        `Best guess, uncertain: a ${answer.width}×${answer.height} board (${how}); ` +
+          (doubtful === answer.tiles.length
+            ? "the board as a whole could be read another way: check it against the screenshot."
+            : `${plural(doubtful, "cell")} could be read another way ` +
+              `(${cellList(doubtfulCells(answer), answer.width, CARD_NAMED_CELLS)}; dashed, marked ?): ` +
+              "check them against the screenshot."),
         { uncertain: true },
       );
     } else {
       setReadStatus(
         `Read a ${answer.width}×${answer.height} board (${how})` +
-          (unsure ? `; ${plural(unsure, "cell")} less sure, outlined: check them.` : "."),
+          (unsure.length
+            ? `; ${plural(unsure.length, "cell")} less sure, outlined (${cellList(unsure, answer.width, CARD_NAMED_CELLS)}): check them.`
+            : "."),
       );
     }
     if (!(await confirmNewDeal("Play the board from the screenshot"))) {
@@ -1433,9 +1460,7 @@ async function readScreenshot() {
     state.mode = "picture";
     // a best guess, or cells read less surely, keep their warning above the board until another board is
     // dealt (moves replace the status)
-    const notice = doubtful
-      ? `Best guess from a screenshot: ${plural(doubtful, "cell")} may be misread. Check the board.`
-      : unsureNotice(answer);
+    const notice = doubtful ? guessNotice(answer) : unsureNotice(answer);
     setDeal({ width: answer.width, height: answer.height, layout: layoutOf(answer), goal: answer.goal, tiles: answer.tiles, notice });
     if (narrow.matches) closePanel(); // the board it read, in full view, as soon as it is dealt
     await loadLayouts();

@@ -149,6 +149,17 @@ export function cellWords(cell, width) {
   return `row ${Math.floor(cell / width) + 1}, column ${(cell % width) + 1}`;
 }
 
+/**
+ * `cells` (0-based) named in reading order, the first `named` by row and column and the others counted:
+ * "row 1, column 2; row 3, column 3 and 4 more". A line breaks after a cell's row, never in "column 2".
+ */
+export function cellList(cells, width, named = 2) {
+  const sorted = [...cells].sort((a, b) => a - b);
+  const unbroken = (cell) => cellWords(cell, width).replace(/ (\d)/g, "\u00a0$1");
+  const words = sorted.slice(0, named).map(unbroken).join("; ");
+  return sorted.length > named ? `${words} and ${sorted.length - named} more` : words;
+}
+
 // A refusal of /api/read names cells 0-based (the API's counting, as hole_home's): the card names them as its
 // preview does, by row and column from 1 (see refusalCells for the board's width); each rule is a sentence
 // of npuzzle.render.vision or npuzzle.web.app, its flags already put as request fields (app.field_words).
