@@ -1260,6 +1260,54 @@ def test_a_big_boards_warning_keeps_to_its_lines_naming_the_cells(
     assert run_axe(page) == []
 
 
+def test_the_cards_preview_of_a_big_board_is_labelled_where_it_can_be_read(page: Any, tmp_path: Path) -> None:
+    """The board read, drawn in the card, marks each cell with the piece read there; on a 16x16 (cells of
+    16 px) those labels overlapped into a blur ("1(", "2("), and a 4x10 was drawn 650 px tall. Now a 16x16
+    carries labels only on the cells to check (drawn over their neighbours; every cell's reading stays in
+    its title), a 10x10 all of them, smaller; a tall board is drawn narrower, at most 400 px tall. The
+    readings are canned."""
+    import json
+
+    from PIL import Image
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    answers = [
+        json.dumps(canned_reading(16, 16, unsure=(100, 200))),
+        json.dumps(canned_reading(10, 10, unsure=(55,))),
+        json.dumps(canned_reading(4, 10)),
+    ]
+    page.route(
+        "**/api/read",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=answers.pop(0)),
+    )
+    labelled = """els => els.filter(e => getComputedStyle(e).display !== 'none')
+                         .map(e => e.parentElement.dataset.label)"""
+    for side, height, badges in [
+        (16, 16, ["101", "201"]),
+        (10, 10, [str(t) for t in range(1, 99)] + ["0", "99"]),
+    ]:
+        page.set_input_files("#read-file", str(path))
+        page.click("#read-go")
+        wait_dealt(page, side, height)
+        page.wait_for_function(
+            f"document.querySelectorAll('#read-preview .read-cell').length === {side * height}"
+        )
+        shown = page.eval_on_selector_all("#read-preview .read-badge", labelled)
+        assert sorted(shown) == sorted(badges)
+        titles = page.eval_on_selector_all(
+            "#read-preview .read-cell", "els => els.filter(e => e.title).length"
+        )
+        assert titles == side * height
+    page.set_input_files("#read-file", str(path))
+    page.click("#read-go")
+    wait_dealt(page, 4, 10)
+    page.wait_for_function("document.querySelectorAll('#read-preview .read-cell').length === 40")
+    preview = page.locator("#read-preview").bounding_box()
+    assert preview["height"] <= 401 and preview["width"] <= 161
+    assert len(page.eval_on_selector_all("#read-preview .read-badge", labelled)) == 40
+
+
 def _refusals() -> list[tuple[str, int | None, list[str], list[str]]]:
     """(the detail /api/read sends for a refusal of the reader, the size chosen in the card, words the card
     shows for it, words it must not show): every refusal naming a cell that can reach the card. Those the

@@ -268,11 +268,24 @@ export function assembledPicture(image, reading, side = 120) {
   return canvas.toDataURL("image/jpeg", 0.9);
 }
 
+const PREVIEW_PX = 260; // the widest the board read is drawn in the card (the style sheet's max-width)
+const PREVIEW_PX_TALL = 400; // ... and the tallest
+const DENSE_CELL_PX = 30; // cells narrower than this get smaller badges (from 9 across)
+const TIGHT_CELL_PX = 21; // ... and narrower than this, badges only where a cell is to be checked (13 across)
+
 /** Fill `container` with the board as read: the screenshot's cells, each with the piece it was read as. */
 export function drawReading(container, image, reading) {
   const { width, height, tiles, confidence } = reading;
   container.style.gridTemplateColumns = `repeat(${width}, 1fr)`;
   container.style.aspectRatio = `${width} / ${height}`;
+  // a tall board is drawn narrower, not taller than PREVIEW_PX_TALL; small cells get small badges (dense),
+  // and the smallest only where a cell is to be checked (tight: a label of 2-3 digits is wider than them)
+  const across = Math.min(PREVIEW_PX, (PREVIEW_PX_TALL * width) / height);
+  container.style.maxWidth = `${Math.round(across)}px`;
+  const cellPx = across / width;
+  if (cellPx < TIGHT_CELL_PX) container.dataset.density = "tight";
+  else if (cellPx < DENSE_CELL_PX) container.dataset.density = "dense";
+  else delete container.dataset.density;
   container.setAttribute("role", "img");
   const unsure = unsureCells(reading).length;
   const doubtful = doubtfulCells(reading);
