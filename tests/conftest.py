@@ -19,3 +19,20 @@ def shared_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cache = Path(os.environ.get("NPUZZLE_TEST_CACHE", root / "npuzzle-cache"))
     os.environ["NPUZZLE_CACHE"] = str(cache)
     return cache
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels(shared_table_cache: Path) -> None:
+    """Every kernel group the anytime ladder asks about, compiled (or loaded) before any test. With a budget
+    given, the ladder skips a step whose kernels are not compiled yet (tests/test_answer_first.py checks
+    that, in processes with an empty numba cache): without this, what a test gets would depend on which
+    tests the same worker happened to run before it. The lock makes the second xdist worker load what the
+    first compiled instead of compiling it again."""
+    from filelock import FileLock
+
+    from npuzzle._kernels.warmup import GROUPS, warm_group
+
+    shared_table_cache.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(shared_table_cache / "kernels.lock")):
+        for group in GROUPS:
+            warm_group(group)
