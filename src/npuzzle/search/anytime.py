@@ -241,7 +241,7 @@ class _Ladder:
         if self.uncompiled:
             needed = sum(COMPILE_SECONDS[group] for group in self.uncompiled)
             self.notes.append(
-                f"the {' and '.join(self.uncompiled)} kernels, not compiled on this machine yet, were not tried: "
+                f"the {_listed(self.uncompiled)} kernels, not compiled on this machine yet, were not tried: "
                 f"their first compile (about {needed:.0f} s) did not fit in the time left; `npuzzle warmup` "
                 "compiles every kernel once"
             )
@@ -317,7 +317,7 @@ class _Ladder:
         if not cold:
             return True
         needed = sum(COMPILE_SECONDS[group] for group in cold)
-        names = " and ".join(cold)
+        names = _listed(cold)
         if not (force or self.startup_free) and self.left() < needed:
             for group in cold:
                 if group not in self.uncompiled:
@@ -661,6 +661,11 @@ class _Ladder:
         return self.result()
 
 
+def _listed(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _is_interrupt(exc: BaseException) -> bool:
     """Whether ``exc`` was caused by a KeyboardInterrupt (directly or as its cause or context)."""
     seen: set[int] = set()
@@ -730,7 +735,7 @@ def compile_kernels(board: Board, metric: str = "single") -> str | None:
     for group in cold:
         warm_group(group)
     return (
-        f"compiled the {' and '.join(cold)} kernels in {time.monotonic() - started:.1f} s (first use on this "
+        f"compiled the {_listed(cold)} kernels in {time.monotonic() - started:.1f} s (first use on this "
         "machine, then cached)"
     )
 
