@@ -1354,6 +1354,12 @@ def _refusals() -> list[tuple[str, int | None, list[str], list[str]]]:
             ],
             ["(row 0", "cells 3"],
         ),
+        (  # three groups: the server cuts the sentence short (guard.shorten), a cell's words with it
+            _ambiguity_message(((3, 5), (6, 7, 9), (10, 11)), 16, 256),
+            None,
+            ["row 1, column 7 with row 1, column 8 with row 1, column 10; row 1, column 11 … ("],
+            ["(row 0", "cells 10"],
+        ),
         (
             "could not put the 4x4 picture back together with confidence (the hole could be cell 5 or 15): the "
             "tiles may have too few details or large uniform areas, or --size/--crop is wrong; give the original "

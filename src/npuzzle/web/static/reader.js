@@ -165,6 +165,9 @@ export function cellList(cells, width, named = 2) {
 // of npuzzle.render.vision or npuzzle.web.app, its flags already put as request fields (app.field_words).
 const NUMBERS = /\d+(?:, \d+)*/; // a Python list's items: "3, 7"
 const REFUSAL_CELLS = [
+  // a cell cut short where the server shortened a long sentence (guard.shorten: "… (57 characters cut) …")
+  [/(?:;? cells|,) \d+ \(row[\d, a-z]*(?= … \()/g, () => ""],
+  [/\bcells \[[\d, ]*(?= … \()/g, () => "cells"],
   // a typed hole_home off the board: the number as typed, from 1 (a row and column off the board mean nothing)
   [
     /\bhole[ _]home (\d+) is outside an? (\d+x\d+) board \((?:cells )?0\.\.(\d+)\)/g,
