@@ -267,3 +267,28 @@ def test_read_crop_takes_four_plain_whole_numbers(
     Image.new("RGB", (40, 40)).save(tmp_path / "shot.png")
     code = main(["read", str(tmp_path / "shot.png"), "--crop", crop])
     assert code == 2 and "--crop takes X,Y,W,H in whole pixels" in capsys.readouterr().err
+
+
+def test_solve_screenshot_compiles_a_first_solve_before_its_budget(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --max-seconds the command's own budget is for the search: on a machine's first solve the
+    solvers are compiled before it, and said (else the ladder skipped them: a 6×6 got 404 moves where ~220
+    is usual); with --max-seconds the budget is the user's and nothing is compiled ahead of it."""
+    from npuzzle.search import anytime
+
+    compiled: list[tuple[int, int]] = []
+    monkeypatch.setattr(anytime, "uncompiled_kernels", lambda board, metric="single": (["beam"], 8.0))
+
+    def compile_kernels(board, metric="single"):
+        compiled.append(board.size)
+        return "compiled the beam kernels in 0.1 s (first use on this machine, then cached)"
+
+    monkeypatch.setattr(anytime, "compile_kernels", compile_kernels)
+    argv = ("solve-screenshot", files["shot"], "--size", "3x3", "--reference", files["picture"])
+    code, _, err = run(capsys, *argv)
+    assert code == 0, err
+    assert compiled == [(3, 3)]
+    assert "compiling the solvers for a 3x3 board (first use on this machine, about 8 s)" in err
+    code, _, err = run(capsys, *argv, "--max-seconds", "5")
+    assert code == 0 and compiled == [(3, 3)] and "compiling" not in err

@@ -33,6 +33,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..board import Board
     from ..render.animate import ExportResult
     from ..render.locate import Grid
     from ..render.vision import ScreenshotReading
@@ -83,6 +84,7 @@ HoleHomeOption = Annotated[
         "or bottom-right (default).",
     ),
 ]
+SOLVE_SECONDS = 30.0  # solve-screenshot's default budget of the search
 READ_SECONDS = 180.0  # default limit of one reading: typical reads take seconds, the slowest refusals about a minute
 ReadSecondsOption = Annotated[
     float,
@@ -284,9 +286,34 @@ def _solve(reading: ScreenshotReading, algorithm: str, max_seconds: float | None
     from ..search import Limits, solve
     from .common import progress_reporter
 
-    limits = Limits(max_seconds=max_seconds) if max_seconds is not None else None
+    if max_seconds is None and algorithm == "auto":  # its own budget: a first compile comes first, said
+        _compile_first(reading.board)
+    seconds = SOLVE_SECONDS if max_seconds is None else max_seconds
     with progress_reporter() as progress:
-        return solve(reading.board, goal=reading.goal, algorithm=algorithm, limits=limits, progress=progress)
+        return solve(
+            reading.board,
+            goal=reading.goal,
+            algorithm=algorithm,
+            limits=Limits(max_seconds=seconds),
+            progress=progress,
+        )
+
+
+def _compile_first(board: Board) -> None:
+    """On a machine's first solve, compile the solvers for a board of this size before the budget starts
+    (else the ladder skips what does not fit in it: a 6×6 got 404 moves where ~220 is usual), saying so."""
+    from ..search.anytime import compile_kernels, uncompiled_kernels
+
+    cold, seconds = uncompiled_kernels(board)
+    if cold:
+        typer.echo(
+            f"npuzzle: compiling the solvers for a {board.width}x{board.height} board (first use on this machine, "
+            f"about {seconds:.0f} s) ...",
+            err=True,
+        )
+        note = compile_kernels(board)
+        if note:
+            typer.echo(f"npuzzle: {note}", err=True)
 
 
 def _check_solver_options(algorithm: str, max_seconds: float | None) -> None:
@@ -317,8 +344,12 @@ def solve_screenshot(
     json_output: JsonOption = False,
     max_seconds: Annotated[
         float | None,
-        typer.Option("--max-seconds", help="Time budget of the search; the best solution found by then."),
-    ] = 30.0,
+        typer.Option(
+            "--max-seconds",
+            help=f"Time budget of the search; the best solution found by then (default {SOLVE_SECONDS:g}; "
+            "without it, a machine's first compile of the solvers comes first, outside the budget).",
+        ),
+    ] = None,
     debug: DebugOption = None,
     hole_home: HoleHomeOption = None,
     read_seconds: ReadSecondsOption = READ_SECONDS,

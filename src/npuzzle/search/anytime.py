@@ -724,11 +724,18 @@ def kernel_groups(board: Board, metric: str = "single") -> list[str]:
     return groups
 
 
+def uncompiled_kernels(board: Board, metric: str = "single") -> tuple[list[str], float]:
+    """The groups of :func:`kernel_groups` not compiled on this machine yet, and the estimated seconds their
+    first compile takes (``COMPILE_SECONDS``)."""
+    cold = [group for group in kernel_groups(board, metric) if not group_compiled(group)]
+    return cold, sum(COMPILE_SECONDS[group] for group in cold)
+
+
 def compile_kernels(board: Board, metric: str = "single") -> str | None:
     """Compile (or load) now the kernels the ladder uses on boards of this size. For a batch of boards, each
     with a budget that a first compile would not fit in: the ladder would skip them on every board. Returns a
     sentence saying what was compiled, or None when all were at hand."""
-    cold = [group for group in kernel_groups(board, metric) if not group_compiled(group)]
+    cold, _ = uncompiled_kernels(board, metric)
     if not cold:
         return None
     started = time.monotonic()
@@ -803,4 +810,5 @@ __all__ = [
     "prepare_tables",
     "solve_anytime",
     "tables_for_later",
+    "uncompiled_kernels",
 ]
