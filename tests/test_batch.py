@@ -222,3 +222,19 @@ def test_optimal_jobs_insist_on_a_proof_and_plain_jobs_answer_anyway() -> None:
     assert "error" not in answered and answered["length"] >= 57
     assert answered["lower_bound"] <= 57  # proven bounds never exceed Korf's optimum
     assert answered["length"] == 57 or not answered["optimal"]
+
+
+@pytest.mark.parametrize(("lines", "compiled"), [(["1 2 3 / 4 0 5", "1 2 3 / 0 4 5"], 1), (["1 2 3 / 4 0 5"], 0)])
+def test_a_batch_compiles_the_ladders_kernels_once_before_its_jobs(
+    lines: list[str], compiled: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each job's budget may be too small for a first compile, and the ladder then skips the step that needs
+    it on every board of the batch: the kernels are compiled once, before the jobs. A single board is left to
+    its own ladder (answer first)."""
+    from npuzzle.search import anytime
+
+    sizes: list[tuple[int, int]] = []
+    monkeypatch.setattr(anytime, "compile_kernels", lambda board, metric="single": sizes.append(board.size))
+    jobs = parse_jobs([InputLine(n, text) for n, text in enumerate(lines, 1)])
+    results = [result for _, result in run_batch(jobs, n_jobs=1)]
+    assert all(result["length"] >= 1 for result in results) and sizes == [(3, 2)] * compiled

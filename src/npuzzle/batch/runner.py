@@ -158,19 +158,20 @@ def run_batch(
     results consumed.
     """
     job_iter = iter(jobs)
+    workers = n_jobs or default_workers()
+    if runner is run_job:  # solve jobs: what their boards need is prepared here, once
+        head, exhausted = _look_ahead(job_iter)
+        boards = [job for job in head if job.tiles is not None]
+        if exhausted and len(boards) <= 1:
+            workers = 1  # one board: no pool to start, and its own ladder compiles what its budget allows
+        elif boards:
+            if executor is None and workers > 1:
+                prepare_tables(boards[0])  # built once here; the workers only map them
+            prepare_kernels(boards[0])
+        job_iter = itertools.chain(head, job_iter)
     if executor is not None:
         yield from _run_on(executor, job_iter, ordered, window or 16, runner)
         return
-    workers = n_jobs or default_workers()
-    head, exhausted = _look_ahead(job_iter)
-    boards = [job for job in head if job.tiles is not None]
-    if exhausted and len(boards) <= 1:
-        workers = 1  # one board: no pool to start, and its own ladder compiles what its budget allows
-    elif boards:
-        if workers > 1:
-            prepare_tables(boards[0])  # built once here; the workers only map them
-        prepare_kernels(boards[0])
-    job_iter = itertools.chain(head, job_iter)
     if workers <= 1:
         for job in job_iter:
             yield job, runner(job)
