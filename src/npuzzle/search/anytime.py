@@ -312,7 +312,8 @@ class _Ladder:
         compiled (in this process or in numba's cache) can. Others are compiled now, said on the live line,
         timed as start-up and noted, when the budget is the default one (compiling is then outside it) or
         their first compile fits in the time left, or ``force`` (no quicker answer exists); else the step is
-        skipped and the groups remembered (:func:`compile_for_later` compiles them once the answer is out)."""
+        skipped and the groups named in the answer's notes (``npuzzle warmup`` compiles every group; a batch
+        compiles its boards' groups first, :func:`compile_kernels`)."""
         cold = [group for group in groups if not group_compiled(group)]
         if not cold:
             return True
