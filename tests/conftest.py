@@ -26,13 +26,16 @@ def compiled_kernels(shared_table_cache: Path) -> None:
     """Every kernel group the anytime ladder asks about, compiled (or loaded) before any test. With a budget
     given, the ladder skips a step whose kernels are not compiled yet (tests/test_answer_first.py checks
     that, in processes with an empty numba cache): without this, what a test gets would depend on which
-    tests the same worker happened to run before it. The lock makes the second xdist worker load what the
-    first compiled instead of compiling it again."""
+    tests the same worker happened to run before it. A lock per group makes a worker load what another
+    compiled instead of compiling it again; the workers take the groups in different orders, so two of them
+    compile two groups at once (the reduction's alone takes most of a minute)."""
     from filelock import FileLock
 
     from npuzzle._kernels.warmup import GROUPS, warm_group
 
     shared_table_cache.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(shared_table_cache / "kernels.lock")):
-        for group in GROUPS:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    order = GROUPS if int(worker.removeprefix("gw") or 0) % 2 == 0 else tuple(reversed(GROUPS))
+    for group in order:
+        with FileLock(str(shared_table_cache / f"kernels-{group}.lock")):
             warm_group(group)
