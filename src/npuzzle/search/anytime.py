@@ -239,7 +239,7 @@ class _Ladder:
         best = self.best
         assert best is not None  # run() always finds a first answer
         if self.uncompiled:
-            needed = sum(COMPILE_SECONDS[group] for group in self.uncompiled)
+            needed = _compile_seconds(self.uncompiled)
             self.notes.append(
                 f"the {_listed(self.uncompiled)} kernels, not compiled on this machine yet, were not tried: "
                 f"their first compile (about {needed:.0f} s) did not fit in the time left; `npuzzle warmup` "
@@ -317,20 +317,16 @@ class _Ladder:
         cold = [group for group in groups if not group_compiled(group)]
         if not cold:
             return True
-        needed = sum(COMPILE_SECONDS[group] for group in cold)
-        names = _listed(cold)
+        needed = _compile_seconds(cold)
         if not (force or self.startup_free) and self.left() < needed:
             for group in cold:
                 if group not in self.uncompiled:
                     self.uncompiled.append(group)
             return False
-        self.begin(f"compiling the {names} kernels (first use on this machine, about {needed:.0f} s)")
-        started = time.monotonic()
-        for group in cold:
-            warm_group(group)
-        spent = time.monotonic() - started
+        self.begin(f"compiling the {_listed(cold)} kernels (first use on this machine, about {needed:.0f} s)")
+        spent, said = _compile(cold)
         self.add_startup(spent)
-        self.notes.append(f"compiled the {names} kernels in {spent:.1f} s (first use on this machine, then cached)")
+        self.notes.append(said)
         return True
 
     def run_plan(
@@ -729,7 +725,7 @@ def uncompiled_kernels(board: Board, metric: str = "single") -> tuple[list[str],
     """The groups of :func:`kernel_groups` not compiled on this machine yet, and the estimated seconds their
     first compile takes (``COMPILE_SECONDS``)."""
     cold = [group for group in kernel_groups(board, metric) if not group_compiled(group)]
-    return cold, sum(COMPILE_SECONDS[group] for group in cold)
+    return cold, _compile_seconds(cold)
 
 
 def compile_kernels(board: Board, metric: str = "single") -> str | None:
@@ -737,15 +733,21 @@ def compile_kernels(board: Board, metric: str = "single") -> str | None:
     with a budget that a first compile would not fit in: the ladder would skip them on every board. Returns a
     sentence saying what was compiled, or None when all were at hand."""
     cold, _ = uncompiled_kernels(board, metric)
-    if not cold:
-        return None
+    return _compile(cold)[1] if cold else None
+
+
+def _compile_seconds(groups: list[str]) -> float:
+    """The estimated seconds of a first compile of ``groups`` (``COMPILE_SECONDS``)."""
+    return sum(COMPILE_SECONDS[group] for group in groups)
+
+
+def _compile(groups: list[str]) -> tuple[float, str]:
+    """Compile (or load) ``groups`` now: the seconds it took and a sentence saying so."""
     started = time.monotonic()
-    for group in cold:
+    for group in groups:
         warm_group(group)
-    return (
-        f"compiled the {_listed(cold)} kernels in {time.monotonic() - started:.1f} s (first use on this "
-        "machine, then cached)"
-    )
+    spent = time.monotonic() - started
+    return spent, f"compiled the {_listed(groups)} kernels in {spent:.1f} s (first use on this machine, then cached)"
 
 
 def tables_for_later(board: Board, goal_board: Board) -> tuple[Partition, float] | None:
