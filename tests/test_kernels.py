@@ -188,9 +188,9 @@ def test_bfs_depth_table_equals_oracle_on_every_3x3_state(goal: str, metric: str
 @pytest.mark.parametrize(
     "goal,metric",
     [
-        ("classic", "single"),
-        # the other pairs are slow (the multi metric's took about 55 s idle): the sampled test below covers all
-        # four by default
+        # every pair is slow (each about 60 s of one core, a twentieth of CI's tests): the sampled test below
+        # covers all four by default, and the 3x3 IDA* test above every state
+        pytest.param("classic", "single", marks=pytest.mark.slow),
         pytest.param("spiral", "multi", marks=pytest.mark.slow),
         pytest.param("classic", "multi", marks=pytest.mark.slow),
         pytest.param("spiral", "single", marks=pytest.mark.slow),
@@ -214,8 +214,8 @@ def test_bidirectional_bfs_is_exact_on_every_3x3_state(goal: str, metric: str) -
 def test_bfs_paths_on_sampled_3x3_states_agree_with_the_python_driver_and_replay(
     goal: str, metric: str
 ) -> None:
-    """Unidirectional BFS from a sample (each search reaches most of the space: ~15-40 ms); the batch kernel
-    against its reference, the layer-by-layer Python driver :func:`.bfs.bfs_path`; and ``Solution.replay()``
+    """Unidirectional BFS from a sample (each search reaches most of the space: ~15-40 ms) and bidirectional
+    BFS from a larger one: the batch kernel against its reference, the layer-by-layer Python driver :func:`.bfs.bfs_path`; and ``Solution.replay()``
     through the public :func:`npuzzle.solve` for both BFS algorithms on a sample of user boards."""
     blank_home = GOALS_3X3[goal]
     metric_code = MULTI if metric == "multi" else SINGLE
@@ -224,6 +224,10 @@ def test_bfs_paths_on_sampled_3x3_states_agree_with_the_python_driver_and_replay
     rng = np.random.default_rng(17)
     idx = rng.choice(len(states), 100, replace=False)
     lengths, ok = kb.bfs_batch(states[idx], blank_home, 3, metric_code, nbrs, n_nbrs, factorials(8), False)
+    assert np.array_equal(lengths, depths[idx]) and ok.all()
+    # the bidirectional batch kernel on a sample (~1 s) where the exhaustive test above is slow
+    idx = rng.choice(len(states), 3_000, replace=False)
+    lengths, ok = kb.bfs_batch(states[idx], blank_home, 3, metric_code, nbrs, n_nbrs, factorials(8), True)
     assert np.array_equal(lengths, depths[idx]) and ok.all()
     for n_samples, bidirectional in ((200, True), (20, False)):
         for i in rng.choice(len(states), n_samples, replace=False):
