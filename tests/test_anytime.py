@@ -262,6 +262,17 @@ def test_a_tiny_budget_on_a_big_board_returns_the_quick_answer(layout: str, widt
     assert s.lower_bound is not None and 0 < s.lower_bound < s.length and not s.optimal
 
 
+def test_a_budget_overrun_is_said_and_a_kept_one_is_not() -> None:
+    """The quick answer on a 60x60 takes about half a second: a budget of 10 ms cannot be kept, and the
+    answer says so and why; a 3x3 keeps its budget and says nothing of it."""
+    target = classic(60, 60)
+    s = solve_anytime(generate(target, "shuffle", seed=3)[0], target, seconds=0.01)
+    overrun = [note for note in s.notes if "over the 0.01 s budget" in note]
+    assert len(overrun) == 1 and "the first answer alone took" in overrun[0], s.notes
+    small = solve_anytime(generate(classic(3, 3), "shuffle", seed=3)[0], classic(3, 3), seconds=2)
+    assert not any("budget" in note for note in small.notes)
+
+
 def test_tables_for_later_solves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Which tables a solve offers to build for the next ones: the 4×4's exact partition, the bounded
     solver's cheap one on 17-32 cells unless a stronger one is cached, nothing on other sizes or when built."""

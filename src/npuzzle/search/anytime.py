@@ -85,6 +85,12 @@ COMPILE_SECONDS = {"idastar": 15.0, "reduction": 45.0, "beam": 8.0, "astar": 10.
 # Up to 20×20 the pure-Python constructive answer takes about a second: the first answer when the quick
 # solver's kernels are not compiled yet (their first compile takes most of a minute).
 PURE_FIRST_CELLS = 400
+# The quick reducer's seconds on big boards, × cells ** 1.5 (this VM: 100x100 1.2 s, 128x128 4.2 s, 200x200
+# 16.8 s): a first answer expected to take over a second says so on the live line.
+QUICK_SECONDS = 2.2e-6
+# A ladder that ends later than its budget by more than this (seconds, or share of the budget) says so in a note.
+OVERRUN_SECONDS = 0.25
+OVERRUN_SHARE = 0.1
 
 ProgressFn = Callable[[str, int, int], None]  # (message, done, total), as npuzzle.heuristics.pdb
 
@@ -140,7 +146,9 @@ class _Ladder:
         self.blank_home = goal_board.blank_cell
         self.values = to_canonical(board, goal_board)
         self.t0 = time.monotonic()
+        self.seconds = seconds
         self.deadline = self.t0 + seconds
+        self.first_seconds: float | None = None  # from the start to the first answer
         self.memory_mb = limits.max_memory_mb or LADDER_MEMORY_MB
         # single metric: every path's length has the parity of the Manhattan distance
         self.parity = (
@@ -220,6 +228,8 @@ class _Ladder:
         if exact or solution.optimal:
             factor = 1.0
         better = self.best is None or solution.length < self.best.length
+        if self.best is None:
+            self.first_seconds = time.monotonic() - self.t0
         if better:
             self.best = solution
             self.best_factor = factor
@@ -238,6 +248,15 @@ class _Ladder:
     def result(self) -> Solution:
         best = self.best
         assert best is not None  # run() always finds a first answer
+        spent = time.monotonic() - self.t0 - (self.startup if self.startup_free else 0.0)
+        if spent > self.seconds + max(OVERRUN_SECONDS, OVERRUN_SHARE * self.seconds):
+            first = self.first_seconds or 0.0
+            why = (
+                f": the first answer alone took {first:.1f} s, and none quicker is known on a board this big"
+                if first > self.seconds
+                else ""
+            )
+            self.notes.append(f"took {spent:.1f} s, over the {self.seconds:g} s budget{why}")
         if self.uncompiled:
             needed = _compile_seconds(self.uncompiled)
             self.notes.append(
@@ -390,7 +409,8 @@ class _Ladder:
                 pass
             else:
                 self.kernels_ready("reduction", force=True)  # no quicker answer on a board this big
-                self.begin("first answer")
+                expected = QUICK_SECONDS * self.n**1.5
+                self.begin(f"first answer (about {expected:.0f} s on a board this big)" if expected > 1 else "first answer")
                 started = time.monotonic()
                 self.quick_cells = quick_cells(self.values, self.width, self.height, self.blank_home)
                 self.quick_seconds = time.monotonic() - started
@@ -695,7 +715,9 @@ def solve_anytime(
     ``LADDER_MEMORY_MB``). ``progress`` hears about table builds, ``on_update`` gets an :class:`Update`
     whenever the best length, the bound or the step changes. ``interruptible``: a Ctrl-C
     (``KeyboardInterrupt``) after the first answer returns the best so far instead of propagating. The first
-    answer is always given, however small the budget (it takes milliseconds to about a second)."""
+    answer is always given, however small the budget: milliseconds on small boards, about a second at
+    100×100, growing with cells ** 1.5 beyond (a 200×200 about 17 s); a note says when the budget was
+    overrun."""
     limits = limits or NO_LIMITS
     default = seconds is None and limits.max_seconds is None
     if seconds is None:
