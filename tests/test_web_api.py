@@ -691,3 +691,133 @@ def test_a_stopping_server_starts_no_warm_up_work(monkeypatch: pytest.MonkeyPatc
     web._finish_helper(None, "5-5-5", state)
     web._warm_up(state)
     assert done == [] and state.stage != "compiling the 3x3 solver"
+
+
+# -- /api/read's refusals carry their cells as data ---------------------------------------------------------
+def _png() -> str:
+    import base64
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 64), (90, 120, 150)).save(buffer, "PNG")
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def _reading(width: int, height: int) -> Any:
+    from npuzzle.render.vision import ScreenshotReading
+
+    board = goal(f"blank-at:{width * height - 1}", width, height)
+    return ScreenshotReading(board, board, (0.9,) * (width * height), width * height - 1)
+
+
+def _alike(groups: tuple[tuple[int, ...], ...], width: int, height: int) -> Exception:
+    """The reader's refusal of tiles too alike, in its own words."""
+    from npuzzle.render.vision import AmbiguousTilesError, _ambiguity_message
+
+    return AmbiguousTilesError(
+        _ambiguity_message(groups, width, width * height), groups, _reading(width, height)
+    )
+
+
+def _refused_with(monkeypatch: pytest.MonkeyPatch, client: TestClient, refusal: Exception) -> dict[str, Any]:
+    """The /api/read answer when the reader raises ``refusal``."""
+    from npuzzle.render import vision
+
+    def read_screenshot(*args: Any, **kwargs: Any) -> Any:
+        raise refusal
+
+    monkeypatch.setattr(vision, "read_screenshot", read_screenshot)  # read_now imports it at each call
+    response = client.post("/api/read", json={"screenshot": _png()})
+    assert response.status_code == 400, response.text
+    body: dict[str, Any] = response.json()
+    assert body["kind"] == type(refusal).__name__ and body["detail"]
+    return body
+
+
+def test_a_refusal_of_alike_tiles_carries_every_group_as_data_when_its_sentence_is_cut(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient
+) -> None:
+    """Groups of look-alike cells on a 16x16 (a sky of plain tiles: rows 13 to 15 and a pair): the reader's
+    sentence names every cell (twice: "cells 192 (row 12, column 0), ..."), so the server cuts it to
+    MAX_DETAIL_CHARS and cells are lost from ``detail``; ``groups`` (0-based, row-major on the ``width`` x
+    ``height`` board) has them all, for the page to name in its own counting."""
+    from npuzzle.web.guard import MAX_DETAIL_CHARS
+
+    rows = tuple(tuple(range(16 * row, 16 * row + 16)) for row in (12, 13, 14))
+    groups = (*rows, (3, 5))
+    body = _refused_with(monkeypatch, client, _alike(groups, 16, 16))
+    assert "characters cut" in body["detail"] and len(body["detail"]) <= MAX_DETAIL_CHARS + 40
+    assert "239" not in body["detail"]  # the third row's last cell is gone from the sentence ...
+    assert body["groups"] == [list(group) for group in groups]  # ... not from the data
+    assert (body["width"], body["height"]) == (16, 16)
+
+
+@pytest.mark.parametrize(
+    ("groups", "width", "height"),
+    [
+        (((3, 5),), 4, 4),  # one pair: the sentence is whole, the data says the same
+        (((6,),), 3, 3),  # one cell read unsurely (OCR's own doubt)
+        ((tuple(range(12)),), 4, 3),  # the board as a whole in doubt: the sentence names no cell
+    ],
+)
+def test_every_refusal_of_alike_tiles_carries_its_cells(
+    monkeypatch: pytest.MonkeyPatch,
+    client: TestClient,
+    groups: tuple[tuple[int, ...], ...],
+    width: int,
+    height: int,
+) -> None:
+    body = _refused_with(monkeypatch, client, _alike(groups, width, height))
+    assert body["groups"] == [list(group) for group in groups]
+    assert (body["width"], body["height"]) == (width, height)
+
+
+def test_a_refusal_about_a_grid_carries_its_size_and_one_without_carries_nothing(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient
+) -> None:
+    """A refusal of a reading (here a picture read from its seams, naming "cell 15") carries the size of the
+    board it is about, which its cells count on; one without a board (numbers on no grid) carries no data,
+    only its sentence, as before; neither has groups."""
+    from npuzzle.render.vision import NumbersUnreadableError, PictureReassemblyError
+
+    seams = PictureReassemblyError(
+        "read from their seams with it at cell 15: give the missing piece's home with --hole-home",
+        _reading(4, 5),
+    )
+    body = _refused_with(monkeypatch, client, seams)
+    assert (body["width"], body["height"]) == (4, 5) and "groups" not in body
+    numbers = NumbersUnreadableError("found no empty cell in a 4x4 grid (one is expected)")
+    body = _refused_with(monkeypatch, client, numbers)
+    assert set(body) == {"detail", "kind"}
+
+
+def test_a_real_refusal_of_twin_tiles_carries_its_groups(client: TestClient) -> None:
+    """End to end, the reader's own refusal: a 3x3 whose cells 0 and 4, and 2 and 6, are copies (parity
+    cannot tell the pairs apart) comes back with the groups and size the reader's exception holds."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    from pictures import screenshot, synthetic_picture
+
+    def encode(image: Image.Image) -> str:
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG")
+        return base64.b64encode(buffer.getvalue()).decode()
+
+    picture = synthetic_picture(300, 300, seed=22)
+    picture.paste(picture.crop((0, 0, 100, 100)), (100, 100))
+    picture.paste(picture.crop((200, 0, 300, 100)), (0, 200))
+    board = Board.from_rows([[2, 4, 0], [1, 5, 3], [7, 8, 6]])
+    shot, reference = encode(screenshot(picture, board)), encode(picture)
+    request = {"screenshot": shot, "reference": reference, "width": 3, "height": 3}
+    response = client.post("/api/read", json=request)
+    assert response.status_code == 400, response.text
+    body = response.json()
+    assert body["kind"] == "AmbiguousTilesError" and (body["width"], body["height"]) == (3, 3)
+    cells = sorted(cell for group in body["groups"] for cell in group)
+    assert len(body["groups"]) >= 1 and all(len(group) > 1 for group in body["groups"])
+    assert all(str(cell) in body["detail"] for cell in cells)

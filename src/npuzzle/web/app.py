@@ -35,6 +35,9 @@ Errors, all in one place (:func:`_error_response`), all as ``{"detail": "<senten
 * 503 with ``Retry-After``: a lane is full (``max_waiting`` queued) or its slots stayed busy for its queue
   time, or a pattern-database table was found damaged (it is being rebuilt).
 
+A refusal of ``/api/read`` adds the board it is about (``width``, ``height``) and the cells (``groups``) as
+data when it carries them (:func:`refusal_cells`): ``detail`` is cut to ``MAX_DETAIL_CHARS``, the data never is.
+
 Nothing slow runs on the event loop. Searches go to a thread pool (the numba kernels release the GIL) in two
 lanes, each guarded by a semaphore: *light* boards (at most ``light_cells`` cells: 3×3 and smaller, solved in
 milliseconds) and *heavy* ones (everything else, each capped at ``max_seconds``). A request waits up to
@@ -681,7 +684,32 @@ def _error_response(request: Request, exc: Exception) -> JSONResponse:
         body["detail"] = _validation_sentence(exc)
     else:  # PuzzleError, ValueError: something about the input
         status = 400
+        body.update(refusal_cells(exc))
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def refusal_cells(exc: Exception) -> dict[str, Any]:
+    """What a refusal of the screenshot reader says about the board as data, beside its sentence: ``width``
+    and ``height`` of the board it is about when the refusal carries one, and ``groups`` (0-based, row-major
+    on that board) for tiles too alike to tell apart, every group even when ``detail`` is cut short. A page
+    names the cells from these in its own counting rather than from the sentence's wording. Empty for
+    anything else."""
+    # not loaded: no screenshot has been read in this process, so ``exc`` cannot be one of its refusals
+    vision = sys.modules.get("npuzzle.render.vision")
+    if vision is None:
+        return {}
+    if isinstance(exc, vision.AmbiguousTilesError):
+        groups = [[int(cell) for cell in group] for group in exc.groups]
+        reading = exc.reading
+        size = {} if reading is None else {"width": reading.board.width, "height": reading.board.height}
+        return {**size, "groups": groups}
+    if not isinstance(exc, vision.ReadingError):
+        return {}
+    if exc.grid is not None:
+        return {"width": exc.grid.width, "height": exc.grid.height}
+    if exc.reading is not None:  # a reading whose cells were not located: its board's size all the same
+        return {"width": exc.reading.board.width, "height": exc.reading.board.height}
+    return {}
 
 
 def _is_malformed_json(exc: RequestValidationError) -> bool:
@@ -1033,7 +1061,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     async def read(request: ReadRequest) -> ReadResponse:
         """Read the board from a screenshot of a sliding puzzle (the whole game window is fine: the grid is
         found), with a confidence per cell. Refuses (400, ``detail`` naming the likely cause: size, crop,
-        reference, an unreadable number) rather than answer a board it does not stand behind."""
+        reference, an unreadable number) rather than answer a board it does not stand behind; a refusal
+        about the board's cells carries them as data too (``width``, ``height``, ``groups``), all of them
+        even where ``detail`` is cut short."""
         return await lanes.run(
             "heavy",
             # the reading stops itself when the request gives up, so its slot is not held on after the answer

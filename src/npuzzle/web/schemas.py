@@ -226,12 +226,23 @@ class StatusResponse(BaseModel):
 
 
 class ErrorResponse(BaseModel):
-    """Every 4xx/5xx answer: ``detail`` is one readable sentence; ``kind`` names the error class."""
+    """Every 4xx/5xx answer: ``detail`` is one readable sentence; ``kind`` names the error class. A refusal
+    of ``/api/read`` about a board or some of its cells adds them as data (absent when it carries none)."""
 
     detail: str
     kind: str
     limit: str | None = None
     stats: dict[str, Any] | None = None
+    width: int | None = Field(
+        default=None, description="/api/read refusals: the board the refusal is about, tiles across."
+    )
+    height: int | None = Field(default=None, description="/api/read refusals: ... and tiles down.")
+    groups: list[list[int]] | None = Field(
+        default=None,
+        description="/api/read refusals (AmbiguousTilesError): the cells it is about, 0-based and row-major on "
+        "the `width` × `height` board, in groups of cells whose reading could be exchanged (one cell: read "
+        "unsurely; every cell: the board as a whole in doubt). All of them, when `detail` is cut short.",
+    )
 
 
 class AnalyzeResponse(BaseModel):
