@@ -380,3 +380,30 @@ def test_multi_ladder_through_the_single_tile_ladder_makes_no_false_claims(
         s = solve_anytime(start, goal_board, seconds=0.3, metric="multi")
         check(s, distance)
         assert s.length <= single[state]
+
+
+def test_pattern_tables_whose_search_is_not_compiled_wait_for_a_budget_it_fits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 4×4 whose tables are built but whose table search was never compiled (a new numba, a cleared
+    cache): its first compile took 8-50 s inside a 2 s budget before. Now a budget it does not fit in skips
+    that step, and says so; the default budget compiles it, said and timed as start-up."""
+    from npuzzle.heuristics.pdb import standard_partition
+    from npuzzle.search import pdb_backend
+
+    def small(width: int, height: int, blank_cell: int, name: str = "auto") -> object:
+        return standard_partition(width, height, blank_cell, "4-4-4-3")  # built in a second
+
+    monkeypatch.setattr(pdb_backend, "choose_partition", small)
+    target = classic(4, 4)
+    pdb_backend.load_partition(small(4, 4, target.blank_cell), build=True)
+    compiled: list[str] = []
+    monkeypatch.setattr(anytime, "group_compiled", lambda group: group != "pdb" or bool(compiled))
+    monkeypatch.setattr(anytime, "warm_group", compiled.append)
+    start = generate(target, "walk", moves=30, seed=8)[0]
+    s = solve_anytime(start, target, seconds=1.0)
+    assert s.replay() == target and s.algorithm != "pdb" and not compiled
+    assert any(note.startswith("the pdb kernels, not compiled") for note in s.notes), s.notes
+    s = solve(start, target)  # the default budget: compiling is start-up
+    assert compiled == ["pdb"] and s.algorithm == "pdb" and s.optimal
+    assert any(note.startswith("compiled the pdb kernels") for note in s.notes), s.notes

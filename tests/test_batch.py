@@ -234,7 +234,7 @@ def test_a_batch_compiles_the_ladders_kernels_once_before_its_jobs(
     from npuzzle.search import anytime
 
     sizes: list[tuple[int, int]] = []
-    monkeypatch.setattr(anytime, "compile_kernels", lambda board, metric="single": sizes.append(board.size))
+    monkeypatch.setattr(anytime, "compile_kernels", lambda board, metric="single", goal_board=None: sizes.append(board.size))
     jobs = parse_jobs([InputLine(n, text) for n, text in enumerate(lines, 1)])
     results = [result for _, result in run_batch(jobs, n_jobs=1)]
     assert all(result["length"] >= 1 for result in results) and sizes == [(3, 2)] * compiled

@@ -278,9 +278,9 @@ def test_solve_screenshot_compiles_a_first_solve_before_its_budget(
     from npuzzle.search import anytime
 
     compiled: list[tuple[int, int]] = []
-    monkeypatch.setattr(anytime, "uncompiled_kernels", lambda board, metric="single": (["beam"], 8.0))
+    monkeypatch.setattr(anytime, "uncompiled_kernels", lambda board, metric="single", goal_board=None: (["beam"], 8.0))
 
-    def compile_kernels(board, metric="single"):
+    def compile_kernels(board, metric="single", goal_board=None):
         compiled.append(board.size)
         return "compiled the beam kernels in 0.1 s (first use on this machine, then cached)"
 

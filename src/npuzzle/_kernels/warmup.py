@@ -124,14 +124,15 @@ def warm_anytime() -> None:
     )
 
 
-GROUPS = ("idastar", "astar", "beam", "reduction")
+GROUPS = ("idastar", "astar", "beam", "reduction", "pdb")
 
 
 def _group_kernels(group: str) -> tuple[Any, ...]:
     """The kernels whose first compile is long, of one group the anytime ladder asks about (its steps'
     first calls): ``idastar`` (exact IDA* with linear conflict, the constructive solver's last block,
     smoothing), ``reduction`` (the quick and reduction solvers for big boards), ``beam`` (the bounded
-    solver's beam and weighted IDA*), ``astar`` (weighted A*)."""
+    solver's beam and weighted IDA*), ``astar`` (weighted A*), ``pdb`` (IDA* over pattern tables: the exact
+    search on 4×4-sized boards once their tables are built)."""
     if group == "idastar":
         from .idastar import heuristic, idastar_lci
 
@@ -149,6 +150,10 @@ def _group_kernels(group: str) -> tuple[Any, ...]:
         from .astar import astar_run
 
         return (astar_run,)
+    if group == "pdb":
+        from .pdb_idastar import initial_indices, initial_values, search
+
+        return (initial_values, initial_indices, search)
     raise ValueError(f"unknown kernel group {group!r}")
 
 
@@ -183,6 +188,17 @@ def warm_group(group: str) -> None:
         search = bounded._Search(walked_3x3, 3, 3, 8, 40)
         search.reset(search.h0)
         search.run(2, 1, 40, 1_000)
+    elif group == "pdb":
+        # 3×3 tables that are 1 everywhere but at the goal compile the same kernels as a 4×4's real ones,
+        # building nothing; the search from one move out then runs and finds the goal
+        pdb = importlib.import_module("npuzzle.heuristics.pdb")
+        backend = importlib.import_module("npuzzle.search.pdb_backend")
+        partition = pdb.standard_partition(3, 3, 8, "4-4")
+        tables = pdb.PartitionTables(partition, np.ones(partition.n_entries(), dtype=np.uint8))
+        for start, database in zip(tables.offsets, tables.databases(), strict=True):
+            tables.values[start + database.rank_of(range(9))] = 0
+        cells, _ = backend.solve_canonical(moved_3x3, tables, reflect=False)
+        assert cells == [8], cells  # the blank back to its home
     else:
         raise ValueError(f"unknown kernel group {group!r}")
 

@@ -123,7 +123,9 @@ def prepare_kernels(job: SolveJob) -> None:
     try:
         from ..search.anytime import compile_kernels
 
-        compile_kernels(Board(job.tiles, job.width, job.height, job.blank))
+        board = Board(job.tiles, job.width, job.height, job.blank)
+        goal = goal_for(board, job.goal if isinstance(job.goal, str) else list(job.goal))
+        compile_kernels(board, goal_board=goal)
     except (ImportError, PuzzleError, ValueError):
         return
 

@@ -287,7 +287,7 @@ def _solve(reading: ScreenshotReading, algorithm: str, max_seconds: float | None
     from .common import progress_reporter
 
     if max_seconds is None and algorithm == "auto":  # its own budget: a first compile comes first, said
-        _compile_first(reading.board)
+        _compile_first(reading.board, reading.goal)
     seconds = SOLVE_SECONDS if max_seconds is None else max_seconds
     with progress_reporter() as progress:
         return solve(
@@ -299,19 +299,19 @@ def _solve(reading: ScreenshotReading, algorithm: str, max_seconds: float | None
         )
 
 
-def _compile_first(board: Board) -> None:
+def _compile_first(board: Board, goal_board: Board) -> None:
     """On a machine's first solve, compile the solvers for a board of this size before the budget starts
     (else the ladder skips what does not fit in it: a 6×6 got 404 moves where ~220 is usual), saying so."""
     from ..search.anytime import compile_kernels, uncompiled_kernels
 
-    cold, seconds = uncompiled_kernels(board)
+    cold, seconds = uncompiled_kernels(board, goal_board=goal_board)
     if cold:
         typer.echo(
             f"npuzzle: compiling the solvers for a {board.width}x{board.height} board (first use on this machine, "
             f"about {seconds:.0f} s) ...",
             err=True,
         )
-        note = compile_kernels(board)
+        note = compile_kernels(board, goal_board=goal_board)
         if note:
             typer.echo(f"npuzzle: {note}", err=True)
 

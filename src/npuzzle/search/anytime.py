@@ -81,7 +81,7 @@ COMPILE_NOTE_SECONDS = 3.0  # a kernel start-up this long was a compile (a cache
 # Seconds of one core a machine's first compile of each group of kernels takes (this VM, 2026-11-27; a load
 # from numba's cache takes about a second). With a budget given, a step whose kernels are not compiled yet
 # runs only when this fits in the time left; with the default budget compiling is start-up, outside it.
-COMPILE_SECONDS = {"idastar": 15.0, "reduction": 45.0, "beam": 8.0, "astar": 10.0}
+COMPILE_SECONDS = {"idastar": 15.0, "reduction": 45.0, "beam": 8.0, "astar": 10.0, "pdb": 12.0}
 # Up to 20×20 the pure-Python constructive answer takes about a second: the first answer when the quick
 # solver's kernels are not compiled yet (their first compile takes most of a minute).
 PURE_FIRST_CELLS = 400
@@ -149,6 +149,7 @@ class _Ladder:
         self.seconds = seconds
         self.deadline = self.t0 + seconds
         self.first_seconds: float | None = None  # from the start to the first answer
+        self.first_is_quickest = False  # the first answer came from the quickest way known (big boards)
         self.memory_mb = limits.max_memory_mb or LADDER_MEMORY_MB
         # single metric: every path's length has the parity of the Manhattan distance
         self.parity = (
@@ -251,11 +252,9 @@ class _Ladder:
         spent = time.monotonic() - self.t0 - (self.startup if self.startup_free else 0.0)
         if spent > self.seconds + max(OVERRUN_SECONDS, OVERRUN_SHARE * self.seconds):
             first = self.first_seconds or 0.0
-            why = (
-                f": the first answer alone took {first:.1f} s, and none quicker is known on a board this big"
-                if first > self.seconds
-                else ""
-            )
+            why = f": the first answer alone took {first:.1f} s" if first > self.seconds else ""
+            if why and self.first_is_quickest:
+                why += ", and none quicker is known on a board this big"
             self.notes.append(f"took {spent:.1f} s, over the {self.seconds:g} s budget{why}")
         if self.uncompiled:
             needed = _compile_seconds(self.uncompiled)
@@ -413,6 +412,7 @@ class _Ladder:
                 self.begin(f"first answer (about {expected:.0f} s on a board this big)" if expected > 1 else "first answer")
                 started = time.monotonic()
                 self.quick_cells = quick_cells(self.values, self.width, self.height, self.blank_home)
+                self.first_is_quickest = True
                 self.quick_seconds = time.monotonic() - started
                 self.offer(solution_from_cells(self.board, self.goal, self.quick_cells, self.metric))
                 return
@@ -482,6 +482,8 @@ class _Ladder:
             partition = choose_partition(self.width, self.height, self.blank_home)
             present = partition_present(partition)
             if not present and not build:
+                return None
+            if not self.kernels_ready("pdb"):  # tables at hand, but their search's first compile does not fit
                 return None
             t = time.monotonic()
             if not present:
@@ -728,9 +730,9 @@ def solve_anytime(
     return ladder.run(interruptible)
 
 
-def kernel_groups(board: Board, metric: str = "single") -> list[str]:
+def kernel_groups(board: Board, metric: str = "single", goal_board: Board | None = None) -> list[str]:
     """The groups of kernels (see :func:`npuzzle._kernels.warmup.group_compiled`) the ladder may use on
-    boards of this size."""
+    boards of this size (with ``goal_board``: and the pattern tables' search where they are at hand)."""
     from . import bounded
 
     groups = ["idastar"]
@@ -740,21 +742,31 @@ def kernel_groups(board: Board, metric: str = "single") -> list[str]:
         groups.append("beam")
     if board.n_cells > WEIGHTED_CELLS:
         groups.append("reduction")
+    if goal_board is not None and metric == "single" and BFS_CELLS < board.n_cells <= EXACT_CELLS:
+        try:
+            from .pdb_backend import choose_partition, partition_present
+
+            if partition_present(choose_partition(board.width, board.height, goal_board.blank_cell)):
+                groups.append("pdb")
+        except (ImportError, PuzzleError, ValueError):
+            pass
     return groups
 
 
-def uncompiled_kernels(board: Board, metric: str = "single") -> tuple[list[str], float]:
+def uncompiled_kernels(
+    board: Board, metric: str = "single", goal_board: Board | None = None
+) -> tuple[list[str], float]:
     """The groups of :func:`kernel_groups` not compiled on this machine yet, and the estimated seconds their
     first compile takes (``COMPILE_SECONDS``)."""
-    cold = [group for group in kernel_groups(board, metric) if not group_compiled(group)]
+    cold = [group for group in kernel_groups(board, metric, goal_board) if not group_compiled(group)]
     return cold, _compile_seconds(cold)
 
 
-def compile_kernels(board: Board, metric: str = "single") -> str | None:
+def compile_kernels(board: Board, metric: str = "single", goal_board: Board | None = None) -> str | None:
     """Compile (or load) now the kernels the ladder uses on boards of this size. For a batch of boards, each
     with a budget that a first compile would not fit in: the ladder would skip them on every board. Returns a
     sentence saying what was compiled, or None when all were at hand."""
-    cold, _ = uncompiled_kernels(board, metric)
+    cold, _ = uncompiled_kernels(board, metric, goal_board)
     return _compile(cold)[1] if cold else None
 
 
