@@ -1308,14 +1308,60 @@ def test_the_cards_preview_of_a_big_board_is_labelled_where_it_can_be_read(page:
     assert len(page.eval_on_selector_all("#read-preview .read-badge", labelled)) == 40
 
 
-def _refusals() -> list[tuple[str, int | None, list[str], list[str]]]:
-    """(the detail /api/read sends for a refusal of the reader, the size chosen in the card, words the card
+def _refusal_body(exc: Exception) -> dict[str, Any]:
+    """The JSON body /api/read answers for the reader's refusal ``exc`` (as app._error_response makes it)."""
+    from npuzzle.web.app import field_words, refusal_cells
+    from npuzzle.web.guard import shorten
+
+    return {"detail": shorten(field_words(str(exc))), "kind": type(exc).__name__, **refusal_cells(exc)}
+
+
+def _alike(groups: tuple[tuple[int, ...], ...], width: int, height: int) -> Exception:
+    """The reader's refusal of tiles too alike (its sentence and data) on a ``width`` x ``height`` board."""
+    from npuzzle.goals import blank_at
+    from npuzzle.render.vision import AmbiguousTilesError, ScreenshotReading, _ambiguity_message
+
+    n = width * height
+    board = blank_at(width, height, n - 1)
+    reading = ScreenshotReading(board, board, (0.9,) * n, n - 1)
+    return AmbiguousTilesError(_ambiguity_message(groups, width, n), groups, reading)
+
+
+def _show_refusals(page: Any, path: Path, refusals: list[tuple[dict[str, Any], int | None, list[str], list[str]]]) -> None:
+    """Each canned refusal body in turn through the card (with its size chosen, if any): the card shows
+    the words of ``shown`` (no-break spaces read as spaces) and none of ``hidden``, nor "0-based"/"from 0"."""
+    import json
+
+    bodies = [json.dumps(body) for body, *_ in refusals]
+    page.route(
+        "**/api/read",
+        lambda route: route.fulfill(status=400, content_type="application/json", body=bodies.pop(0)),
+    )
+    page.set_input_files("#read-file", str(path))
+    page.click("#read-options summary")
+    for body, size, shown, hidden in refusals:
+        page.select_option("#read-width", str(size or ""))
+        page.select_option("#read-height", str(size or ""))
+        page.evaluate("document.getElementById('read-status').textContent = ''")
+        page.click("#read-go")
+        page.wait_for_function("document.getElementById('read-status').textContent.startsWith('Could not')")
+        said = words(page.text_content("#read-status"))
+        for expected in shown:
+            assert expected in said, (body, said)
+        for old in [*hidden, "0-based", "from 0"]:
+            assert old not in said, (body, said)
+    assert bodies == []
+    page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusals
+
+
+def _refusals() -> list[tuple[dict[str, Any], int | None, list[str], list[str]]]:
+    """(the body /api/read sends for a refusal of the reader, the size chosen in the card, words the card
     shows for it, words it must not show): every refusal naming a cell that can reach the card. Those the
     library words inline are copied from it (vision's _read_numbers, _picture_causes, _home_or_corner,
-    _preview_refusal, _check_preview_home); the others are made by the library."""
+    _preview_refusal, _check_preview_home), with no data (as a refusal without a reading); the others are
+    made by the library."""
     from npuzzle.board import Board
     from npuzzle.errors import UnsolvableError
-    from npuzzle.render.vision import _ambiguity_message
     from npuzzle.web.app import _numbers_goal, field_words
     from npuzzle.web.guard import shorten
 
@@ -1346,19 +1392,13 @@ def _refusals() -> list[tuple[str, int | None, list[str], list[str]]]:
             ["cells [", "2 as 3/8"],
         ),
         (
-            _ambiguity_message(((3, 5), (6, 7, 9)), 4, 16),
+            _alike(((3, 5), (6, 7, 9)), 4, 4),
             None,
             [
                 "tiles look too alike to tell apart: row 1, column 4 with row 2, column 2; row 2, column 3 with "
                 "row 2, column 4 with row 3, column 2; use"
             ],
             ["(row 0", "cells 3"],
-        ),
-        (  # three groups: the server cuts the sentence short (guard.shorten), a cell's words with it
-            _ambiguity_message(((3, 5), (6, 7, 9), (10, 11)), 16, 256),
-            None,
-            ["row 1, column 7 with row 1, column 8 with row 1, column 10; row 1, column 11 … ("],
-            ["(row 0", "cells 10"],
         ),
         (
             "could not put the 4x4 picture back together with confidence (the hole could be cell 5 or 15): the "
@@ -1407,7 +1447,16 @@ def _refusals() -> list[tuple[str, int | None, list[str], list[str]]]:
         (parity, None, ["with the hole in cell 5 (the other parity class)"], ["cell 4"]),
         (parity, 3, ["with the hole in row 2, column 2 (the other parity class)"], ["cell 4"]),
     ]
-    return [(shorten(field_words(message)), size, *rest) for message, size, *rest in refusals]
+    return [
+        (
+            _refusal_body(message) if isinstance(message, Exception) else {
+                "detail": shorten(field_words(message)), "kind": "ReadingError"
+            },
+            size,
+            *rest,
+        )
+        for message, size, *rest in refusals
+    ]
 
 
 def test_every_cell_a_refusal_names_counts_from_1_in_the_card(page: Any, tmp_path: Path) -> None:
@@ -1415,38 +1464,68 @@ def test_every_cell_a_refusal_names_counts_from_1_in_the_card(page: Any, tmp_pat
     as it names cells, by row and column from 1 where the board's width is known (the size chosen, else the
     grid the sentence names), else as a cell number from 1 like the typed "Cell number, from 1"; the
     "cells 0-based" / "count from 0" asides go with them. Only the hole's home off the board had been
-    put in the card's counting. The refusals are canned, in the words the server sends."""
-    import json
-
+    put in the card's counting. The refusals are canned, in the words (and with the data) the server sends."""
     from PIL import Image
 
     path = tmp_path / "window.png"
     Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
-    refusals = _refusals()
-    details = [detail for detail, *_ in refusals]
-    page.route(
-        "**/api/read",
-        lambda route: route.fulfill(
-            status=400,
-            content_type="application/json",
-            body=json.dumps({"detail": details.pop(0), "kind": "ReadingError"}),
-        ),
+    _show_refusals(page, path, _refusals())
+
+
+def test_a_refusal_names_its_cells_from_its_data_not_from_its_wording(page: Any, tmp_path: Path) -> None:
+    """A refusal of tiles too alike carries its groups of cells (0-based) and its board's size as data
+    beside its sentence; the card names the cells from the data, by row and column from 1. The sentence
+    named each cell twice ("cells 10 (row 0, column 10), ..."), so three groups on a 16x16 took it past the
+    server's 300 characters and the card lost the last ones ("row 1, column 11 … (76 characters cut) …");
+    and the card found the cells by matching the sentence's wording, which the reader may change. Now every
+    group is there (the fourth counted), a reworded sentence changes nothing, a refusal's board size names
+    its cells by row and column with no size chosen in the card or named in the sentence, and one cell
+    read unsurely or the whole board in doubt are said as such. The bodies are the server's own."""
+    from PIL import Image
+
+    from npuzzle.render.vision import PictureReassemblyError
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    three = _refusal_body(_alike(((10, 11), (12, 13, 14), (40, 41)), 16, 16))
+    four = _refusal_body(_alike(((10, 11), (12, 13, 14), (40, 41), (200, 255)), 16, 16))
+    sky = _refusal_body(_alike((tuple(range(192, 208)), (3, 5)), 16, 16))  # a row of plain tiles alike
+    reworded = {**_refusal_body(_alike(((3, 5),), 4, 4)), "detail": "these two pieces are twins: 3 and 5"}
+    seams = _refusal_body(
+        PictureReassemblyError(
+            "read from their seams with it at cell 15: give the missing piece's home with --hole-home",
+            _alike(((0, 1),), 4, 4).reading,  # type: ignore[attr-defined]
+        )
     )
-    page.set_input_files("#read-file", str(path))
-    page.click("#read-options summary")
-    for detail, size, shown, hidden in refusals:
-        page.select_option("#read-width", str(size or ""))
-        page.select_option("#read-height", str(size or ""))
-        page.evaluate("document.getElementById('read-status').textContent = ''")
-        page.click("#read-go")
-        page.wait_for_function("document.getElementById('read-status').textContent.startsWith('Could not')")
-        said = page.text_content("#read-status") or ""
-        for expected in shown:
-            assert expected in said, (detail, said)
-        for old in [*hidden, "0-based", "from 0"]:
-            assert old not in said, (detail, said)
-    assert details == []
-    page.console_errors[:] = [e for e in page.console_errors if "status of 400" not in e]  # the refusals
+    assert seams["width"] == 4 and "groups" not in seams  # a size, no cells: the sentence names them
+    alike = "tiles look too alike to tell apart: "
+    first_two = "row 1, column 11 with row 1, column 12; row 1, column 13 with row 1, column 14 with row 1, column 15"
+    _show_refusals(
+        page,
+        path,
+        [
+            (three, None, [f"{alike}{first_two}; row 3, column 9 with row 3, column 10; use"], ["…", "cut"]),
+            (four, None, [f"{first_two}; row 3, column 9 with row 3, column 10; and 1 more group; use"], ["…"]),
+            (
+                sky,
+                None,
+                [
+                    f"{alike}row 13, column 1 with row 13, column 2 with row 13, column 3 and 13 more cells; "
+                    "row 1, column 4 with row 1, column 6; use"
+                ],
+                ["…"],
+            ),
+            (reworded, None, [f"{alike}row 1, column 4 with row 2, column 2; use"], ["twins", "3 and 5"]),
+            (seams, None, ["read from their seams with it at row 4, column 4:"], ["cell 15", "cell 16"]),
+            (_refusal_body(_alike(((4,),), 3, 3)), None, ["row 2, column 2 was not read surely"], ["(row 1"]),
+            (
+                _refusal_body(_alike((tuple(range(9)),), 3, 3)),
+                None,
+                ["the board as a whole could be read another way", "“Accept a best guess”"],
+                ["…", "allow_ambiguous"],
+            ),
+        ],
+    )
 
 
 def test_a_screenshot_is_sent_within_the_upload_cap_the_server_serves(page: Any, tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ import {
   prepareUpload,
   readRequest,
   refusalCells,
+  refusalFromData,
   sendBudget,
   unsureCells,
 } from "./reader.js";
@@ -269,6 +270,7 @@ async function api(path, body) {
   if (!response.ok) {
     const error = new Error(data.detail || `the server answered ${response.status}`);
     error.status = response.status; // the server answered: not an offline problem
+    error.body = data; // a refusal's data beside its sentence (/api/read's cells)
     throw error;
   }
   return data;
@@ -1380,11 +1382,14 @@ function guessNotice(reading) {
 }
 
 /**
- * A refusal in the words of this card (the cells it names by row and column from 1, see refusalCells; the
- * fields by the card's controls); the options it names are opened.
+ * A refusal in the words of this card (the cells it names by row and column from 1: from the refusal's data
+ * where it carries them, see refusalFromData, else from its sentence, see refusalCells; the fields by the
+ * card's controls); the options it names are opened.
  */
-function readRefusal(message) {
-  let text = refusalCells(message, Number(el.readWidth.value) || null);
+function readRefusal(error) {
+  const refusal = error.body ?? {};
+  const width = refusal.width || Number(el.readWidth.value) || null;
+  let text = refusalFromData(refusal, width) ?? refusalCells(error.message, width);
   for (const [field, words] of READ_FIELDS) {
     if (field.test(text)) el.readOptions.open = true;
     field.lastIndex = 0;
@@ -1472,7 +1477,7 @@ async function readScreenshot() {
       announce(`Playing the ${answer.width} by ${answer.height} board read from the screenshot.`);
     }
   } catch (error) {
-    const message = error.status ? readRefusal(error.message) : error.message;
+    const message = error.status ? readRefusal(error) : error.message;
     setReadStatus(`Could not read it: ${message}`);
     announce(`Could not read the screenshot: ${message}`);
   } finally {

@@ -149,38 +149,90 @@ export function cellWords(cell, width) {
   return `row ${Math.floor(cell / width) + 1}, column ${(cell % width) + 1}`;
 }
 
+/** A cell named as cellWords does, no line breaking inside "column 2" (only after a cell's row). */
+function unbrokenCell(cell, width) {
+  return cellWords(cell, width).replace(/ (\d)/g, "\u00a0$1");
+}
+
 /**
  * `cells` (0-based) named in reading order, the first `named` by row and column and the others counted:
  * "row 1, column 2; row 3, column 3 and 4 more". A line breaks after a cell's row, never in "column 2".
  */
 export function cellList(cells, width, named = 2) {
   const sorted = [...cells].sort((a, b) => a - b);
-  const unbroken = (cell) => cellWords(cell, width).replace(/ (\d)/g, "\u00a0$1");
-  const words = sorted.slice(0, named).map(unbroken).join("; ");
+  const words = sorted.slice(0, named).map((cell) => unbrokenCell(cell, width)).join("; ");
   return sorted.length > named ? `${words} and ${sorted.length - named} more` : words;
+}
+
+// A refusal of look-alike tiles names at most this many groups and cells in all (a few lines on a phone),
+// then counts the other groups; a group of more than REFUSAL_GROUP_CELLS cells is named by its first few.
+const REFUSAL_GROUPS = 3;
+const REFUSAL_CELLS_NAMED = 8;
+const REFUSAL_GROUP_CELLS = 4;
+
+/**
+ * The words of a refusal of /api/read that carries its cells as data (npuzzle.web.app.refusal_cells:
+ * `groups` of cells, 0-based and row-major, on a board `width` across; the reader's tiles too alike), or
+ * null for one that carries none (refusalCells puts its sentence in the card's counting). Made from the
+ * data alone, never from `detail`: the server cuts that sentence short (three groups took it past its
+ * 300 characters, and the card lost cells), and its wording is the reader's to change. Cells are named by
+ * row and column from 1 (by number from 1 when no width is known), the fields as the API's (the card puts
+ * them as its controls).
+ */
+export function refusalFromData(refusal, width = null) {
+  const groups = Array.isArray(refusal?.groups) ? refusal.groups.filter((g) => Array.isArray(g) && g.length) : [];
+  if (!groups.length) return null;
+  const across = refusal.width || width;
+  const name = (cell) => (across ? unbrokenCell(cell, across) : `cell\u00a0${cell + 1}`);
+  const cells = across && refusal.height ? across * refusal.height : null;
+  if (cells && groups.some((group) => group.length >= cells)) {
+    return (
+      "tiles look too alike to tell apart: the board as a whole could be read another way (a dark, plain or " +
+      "repetitive picture, a blurred or small screenshot, or a board found wrong: check the size and the crop); " +
+      "use a sharper or larger screenshot, give the original picture (reference), or accept the best guess " +
+      "(allow_ambiguous)"
+    );
+  }
+  const counted = (n, what) => `${n} more ${n === 1 ? what : `${what}s`}`;
+  if (groups.every((group) => group.length === 1)) {
+    // the reader's own doubt of a number it read (OCR): a cell, not a pair that could be swapped
+    const named = groups.slice(0, REFUSAL_GROUP_CELLS).map(([cell]) => name(cell));
+    const more = groups.length > named.length ? ` and ${counted(groups.length - named.length, "cell")}` : "";
+    return (
+      `${named.join("; ")}${more} ${groups.length === 1 ? "was" : "were"} not read surely; use a sharper or larger ` +
+      "screenshot, or accept the best guess (allow_ambiguous)"
+    );
+  }
+  const words = [];
+  let budget = REFUSAL_CELLS_NAMED;
+  for (const group of groups.slice(0, REFUSAL_GROUPS)) {
+    const shown = group.length > REFUSAL_GROUP_CELLS ? REFUSAL_GROUP_CELLS - 1 : group.length;
+    if (words.length && shown > budget) break;
+    budget -= shown;
+    const named = group.slice(0, shown).map(name).join(" with ");
+    words.push(shown < group.length ? `${named} and ${counted(group.length - shown, "cell")}` : named);
+  }
+  // "; and 2 more groups": after a group counted by its cells ("... and 13 more cells"), not one of them
+  const more = groups.length > words.length ? `; and ${counted(groups.length - words.length, "group")}` : "";
+  return (
+    `tiles look too alike to tell apart: ${words.join("; ")}${more}; use a sharper screenshot or give the original ` +
+    "picture (reference), or accept the best guess (allow_ambiguous)"
+  );
 }
 
 // A refusal of /api/read names cells 0-based (the API's counting, as hole_home's): the card names them as its
 // preview does, by row and column from 1 (see refusalCells for the board's width); each rule is a sentence
 // of npuzzle.render.vision or npuzzle.web.app, its flags already put as request fields (app.field_words).
+// Only for refusals that carry no cells as data: tiles too alike carry theirs (refusalFromData).
 const NUMBERS = /\d+(?:, \d+)*/; // a Python list's items: "3, 7"
 const REFUSAL_CELLS = [
-  // a cell cut short where the server shortened a long sentence (guard.shorten: "… (57 characters cut) …")
-  [/(?:;? cells|,) \d+ \(row[\d, a-z]*(?= … \()/g, () => ""],
+  // a list of cells cut short where the server shortened a long sentence (guard.shorten: "… (57 characters
+  // cut) …")
   [/\bcells \[[\d, ]*(?= … \()/g, () => "cells"],
   // a typed hole_home off the board: the number as typed, from 1 (a row and column off the board mean nothing)
   [
     /\bhole[ _]home (\d+) is outside an? (\d+x\d+) board \((?:cells )?0\.\.(\d+)\)/g,
     (name, cell, size, last) => `hole_home: cell ${Number(cell) + 1} is outside a ${size} board (cells 1..${Number(last) + 1})`,
-  ],
-  // tiles too alike (vision._ambiguity_message): "cells 3 (row 0, column 3), 5 (row 1, column 1); cells ...
-  // and 2 more", a group of cells that could be read the other way round, then another
-  [
-    /\bcells (\d+ \(row \d+, column \d+\)(?:, \d+ \(row \d+, column \d+\))*)(?: and (\d+) more\b)?/g,
-    (name, group, more) =>
-      [...group.matchAll(/\d+ \(row (\d+), column (\d+)\)/g)]
-        .map(([, row, column]) => `row ${Number(row) + 1}, column ${Number(column) + 1}`)
-        .join(" with ") + (more ? ` and ${more} more such ${more === "1" ? "group" : "groups"}` : ""),
   ],
   // numbers not read (vision._read_numbers): "cells [2, 5] not read surely (2 as 3/8, 5 as 6)"
   [
@@ -206,7 +258,7 @@ const REFUSAL_CELLS = [
   // one cell: "the hole in cell 4", "(cell 3)", "at cell 15", "(the missing piece in cell 8)"
   [/(\b(?:in|at) |\()cell (\d+)\b/g, (name, before, cell) => `${before}${name(Number(cell))}`],
   // the counting the sentence warned of is the card's own now
-  [/ \(cells count from 0 at the top left\)|;? cells 0-based\b| \(cells 0-based\)/g, () => ""],
+  [/;? cells 0-based\b| \(cells 0-based\)/g, () => ""],
 ];
 
 function list(items) {
@@ -215,9 +267,9 @@ function list(items) {
 
 /**
  * A refusal of /api/read with the cells it names as the card names them: by row and column from 1 on a
- * board of known width (`width`, the size chosen in the card: the reader read that size; else the first
- * "WxH" the sentence names, the grid it is about), else by cell number from 1, as the card's typed "Cell
- * number, from 1"; a hole_home off the board keeps the number typed, from 1.
+ * board of known width (`width`: the refusal's own, or the size chosen in the card: the reader read that
+ * size; else the first "WxH" the sentence names, the grid it is about), else by cell number from 1, as the
+ * card's typed "Cell number, from 1"; a hole_home off the board keeps the number typed, from 1.
  */
 export function refusalCells(message, width = null) {
   const size = /\b(\d+)x\d+\b/.exec(message);
