@@ -6,7 +6,7 @@ Seeds used while tuning: 0..199; this benchmark uses 1000 + k (never looked at w
 tiles without a reference have their hole's home at the bottom-right (the reader's default); with a
 reference it is anywhere. Per style, then per board size: right / refused / wrong, seconds per read.
 
-    python bench/bench_screenshots.py --count 100         # seven styles × 100 screenshots
+    python bench/bench_screenshots.py --count 100         # nine styles × 100 screenshots
     python bench/bench_screenshots.py --count 100 --style "picture, game looks"   # one style
 
 "numbers, other faces" draws numbered tiles flat, rounded or outlined (not only bevelled), in DejaVu, STIX
@@ -21,6 +21,15 @@ bands, flat or fading, 1..4 % of the tile), a dark or light 1..2 px border line 
 corners, a soft drop shadow into the gap, an inner highlight line, alone or together. Read without a
 reference, the missing piece at the bottom-right. "picture, game looks, preview": the same looks with the
 finished picture (undecorated) shown beside the board, the missing piece anywhere.
+
+"picture, hard looks" and "numbers, hard looks" (``random_style(..., looks="hard")``) draw the looks a lost QA
+set had and the looks above lack: a patterned hole (stripes, checks, gradient, noise), a textured board
+background (wood, noise, gradient) in the gaps, uneven gaps (each row's and column's gap a pixel or two off),
+sunken bevels, whole tiles shaded (one or two tiles lighter or darker, or a vignette); at least one, several
+may combine. Picture tiles also take the game looks' decoration. Read without a reference, the missing piece
+at the bottom-right. These styles also print a per-look breakdown (every screenshot counts under each hard look
+it has) and each wrong reading's board against the truth. ``--hard-look NAME`` gives those styles exactly one
+hard look (hole, texture, uneven, sunken, shading), to tell the looks' effects apart.
 
 ``--pictures DIR`` cuts the picture tiles from the pictures in DIR instead of matplotlib's two (pictures the
 reader was never tuned on; scikit-image's wheel carries a dozen in ``skimage/data``).
@@ -53,7 +62,22 @@ STYLES = {  # kind, with a reference, numbered tiles in other faces and fonts, t
     "picture, preview shown": ("picture", False, False, True, False),
     "picture, game looks": ("picture", False, False, False, True),
     "picture, game looks, preview": ("picture", False, False, True, True),
+    "picture, hard looks": ("picture", False, False, False, "hard"),
+    "numbers, hard looks": ("numbers", False, False, False, "hard"),
 }
+HARD_LOOKS = ("hole", "texture", "uneven", "sunken", "shading")
+
+
+def _hard_looks(look: screenshots.Look) -> list[str]:
+    """The hard looks a screenshot has, named as :data:`screenshots.HARD_CHANCES` names them."""
+    has = {"hole": bool(look.hole_fill), "texture": bool(look.texture), "uneven": bool(look.gap_jitter),
+           "sunken": look.sunken, "shading": bool(look.shading)}
+    return [name for name in HARD_LOOKS if has[name]]
+
+
+def _rows(board: object) -> str:
+    tiles, width = board.tiles, board.width  # type: ignore[attr-defined]
+    return " / ".join(" ".join(f"{v:2d}" for v in tiles[r:r + width]) for r in range(0, len(tiles), width))
 FIRST_SEED = 1000
 
 
@@ -66,7 +90,8 @@ def _line(name: str, tally: dict[str, int], seconds: list[float], extra: str = "
     )
 
 
-def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool = False, size: bool = True) -> None:
+def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool = False, size: bool = True,
+        hard_look: str | None = None) -> None:
     given_text = ("; box and size given" if size else "; box given") if crop else ""
     print(f"seeds {first_seed}..{first_seed + count - 1}{given_text}; load average before: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
@@ -75,11 +100,12 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
         tally = {"right": 0, "refused": 0, "wrong": 0}
         by_size: dict[str, tuple[dict[str, int], list[float]]] = {}
         causes: dict[str, int] = {}
+        by_look: dict[str, tuple[dict[str, int], list[float]]] = {}
         seconds = []
         for k in range(count):
             style = random_style(
                 first_seed + k, kind=kind, missing_bottom_right=not (with_reference or preview), faces=faces,
-                preview=preview, looks=looks,
+                preview=preview, looks=f"hard:{hard_look}" if looks == "hard" and hard_look else looks,
             )
             shot = game_screenshot(style)
             size = f"{style.width}x{style.height}"
@@ -98,14 +124,25 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
                 outcome = "right" if ok else "wrong"
                 if not ok:
                     print(f"  WRONG: seed {first_seed + k} {style}", flush=True)
+                    print(f"    read  {reading.board.width}x{reading.board.height}: {_rows(reading.board)}   goal {_rows(reading.goal)}"
+                          f"\n    truth {style.width}x{style.height}: {_rows(shot.board)}   goal {_rows(shot.goal)}",
+                          flush=True)
             elapsed = time.perf_counter() - t0
             tally[outcome] += 1
             size_tally[outcome] += 1
             seconds.append(elapsed)
             size_seconds.append(elapsed)
+            if looks == "hard":
+                for name in _hard_looks(style.look) + (["alone"] if len(_hard_looks(style.look)) == 1 else []):
+                    look_tally, look_seconds = by_look.setdefault(name, ({"right": 0, "refused": 0, "wrong": 0}, []))
+                    look_tally[outcome] += 1
+                    look_seconds.append(elapsed)
         print(_line(name, tally, seconds, f"   refusals: {causes}"), flush=True)
         for size in sorted(by_size, key=lambda wh: (int(wh.split("x")[0]) * int(wh.split("x")[1]), wh)):
             print(_line(f"  {size}", *by_size[size]), flush=True)
+        for name in [*HARD_LOOKS, "alone"]:  # a screenshot counts under every hard look it has
+            if name in by_look:
+                print(_line(f"  with {name}" if name != "alone" else "  one hard look only", *by_look[name]), flush=True)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
@@ -117,6 +154,7 @@ def main() -> None:
     parser.add_argument("--pictures", type=Path, help="a folder of pictures to cut picture tiles from")
     parser.add_argument("--crop", action="store_true", help="read with the board's box and size given")
     parser.add_argument("--no-size", action="store_true", help="with --crop: the box alone, not the size")
+    parser.add_argument("--hard-look", choices=HARD_LOOKS, help="the hard-looks styles with exactly this hard look")
     args = parser.parse_args()
     if args.pictures is not None:
         files = sorted(p for p in args.pictures.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
@@ -125,7 +163,7 @@ def main() -> None:
         screenshots.SAMPLE_PICTURES = tuple(str(p) for p in files)
     if args.no_size and not args.crop:
         parser.error("--no-size goes with --crop")
-    run(args.count, args.style or list(STYLES), args.first_seed, args.crop, not args.no_size)
+    run(args.count, args.style or list(STYLES), args.first_seed, args.crop, not args.no_size, args.hard_look)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import io
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -78,6 +78,10 @@ FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono-Bold.ttf", "De
 
 # how often each decoration is chosen for a screenshot with ``looks`` (several may combine)
 LOOK_CHANCES = {"bevel": 0.5, "border": 0.45, "round": 0.25, "shadow": 0.25, "highlight": 0.2}
+# how often each hard look is chosen for a screenshot with ``looks="hard"`` (at least one; several may combine)
+HARD_CHANCES = {"hole": 0.45, "texture": 0.45, "uneven": 0.45, "sunken": 0.3, "shading": 0.35}
+HOLE_FILLS = ("stripes", "checks", "gradient", "noise")
+TEXTURES = ("wood", "noise", "gradient")
 
 
 @dataclass
@@ -94,6 +98,20 @@ class Look:
     shadow: int = 0  # a soft drop shadow this many px down and right, into the gap (0: none)
     shadow_strength: float = 0.5
     highlight: int = 0  # an inner light line this many px inside each tile's edge (0: none)
+    # the "hard" looks (random_style(..., looks="hard")), which a lost QA set had and the looks above lack
+    sunken: bool = False  # the bevel is inset: dark top/left, light bottom/right
+    hole_fill: str = ""  # the hole shows "stripes", "checks", "gradient" or "noise" rather than a flat colour
+    texture: str = ""  # the board's background is "wood", "noise" or "gradient" rather than flat
+    gap_jitter: int = 0  # each row's and column's gap differs from the style's by up to this many px
+    shading: str = ""  # whole tiles shaded: "hover" (one or two tiles lighter or darker) or "vignette"
+    shade: float = 0.0  # hover: the factor's distance from 1 (signed: > 0 lighter); vignette: the corners' darkening
+    pattern_seed: int = 0  # the textures' and the shaded tiles' own random stream
+
+    @property
+    def is_hard(self) -> bool:
+        """Any of the hard looks; a hard look also draws the decorations above on picture tiles (the plain
+        ``looks=True`` path draws only their drop shadow: kept so, its screenshots unchanged)."""
+        return bool(self.sunken or self.hole_fill or self.texture or self.gap_jitter or self.shading)
 
     @property
     def is_plain(self) -> bool:
@@ -149,13 +167,16 @@ def random_style(
     missing_bottom_right: bool = True,
     faces: bool = False,
     preview: bool = False,
-    looks: bool = False,
+    looks: bool | str = False,
 ) -> Style:
     """A random style: size 3×3..6×6 (sometimes not square), gaps 0..8, scale 0.5..2, JPEG 40..90.
     ``faces``: numbered tiles also get a random face (:data:`FACES`), font (:data:`FONTS`) and digit size,
     drawn apart from the rest (the other choices stay those of the same seed without). ``preview``: picture
     tiles also show the finished picture beside the board, 0.25..0.6 of its width (drawn apart too).
-    ``looks``: picture tiles also get a game's decoration (:func:`random_look`, drawn apart too)."""
+    ``looks``: picture tiles also get a game's decoration (:func:`random_look`, drawn apart too).
+    ``looks="hard"``: tiles of either kind get hard looks (:func:`random_hard_look`, drawn apart too), picture
+    tiles with a game's decoration as well; ``looks="hard:NAME"`` gives exactly the hard look NAME (a key of
+    :data:`HARD_CHANCES`), to tell the looks' effects apart."""
     rng = random.Random(seed)
     width = rng.choice(sizes)
     height = width if rng.random() < 0.8 else rng.choice(sizes)
@@ -182,9 +203,49 @@ def random_style(
         style.face, style.font, style.digits = more.choice(FACES), more.choice(FONTS), round(more.uniform(0.3, 0.6), 2)
     if preview:
         style.preview = round(random.Random(seed * 31 + 7).uniform(0.25, 0.6), 2)
-    if looks and style.kind == "picture":
+    if isinstance(looks, str) and looks.startswith("hard"):
+        only = looks.partition(":")[2] or None
+        style.look = random_hard_look(seed, picture=style.kind == "picture", only=only)
+    elif looks and style.kind == "picture":
         style.look = random_look(seed)
     return style
+
+
+def random_hard_look(seed: int, *, picture: bool = True, only: str | None = None) -> Look:
+    """Hard looks, from a stream of their own: a patterned hole, a textured board background, uneven gaps, a
+    sunken bevel, whole tiles shaded; each by its chance (:data:`HARD_CHANCES`), at least one, or exactly
+    ``only``. Picture tiles also take :func:`random_look`'s decoration (plain one in six)."""
+    rng = random.Random(seed * 3571 + 43)
+    look = random_look(seed) if picture else Look()
+    if only is not None:
+        if only not in HARD_CHANCES:
+            raise ValueError(f"unknown hard look {only!r}")
+        chosen = {only}
+    else:
+        while True:
+            chosen = {name for name, chance in HARD_CHANCES.items() if rng.random() < chance}
+            if chosen:
+                break
+    look.pattern_seed = rng.randrange(2**31)
+    if "hole" in chosen:
+        look.hole_fill = rng.choice(HOLE_FILLS)
+    if "texture" in chosen:
+        look.texture = rng.choice(TEXTURES)
+    if "uneven" in chosen:
+        look.gap_jitter = rng.choice((1, 1, 2))
+    if "sunken" in chosen:
+        look.sunken = True
+        if picture and not look.bevel:  # an inset needs a bevel to show it
+            look.bevel = round(rng.uniform(0.015, 0.04), 3)
+            look.bevel_gradient = rng.random() < 0.5
+            look.bevel_strength = round(rng.uniform(0.25, 0.6), 2)
+    if "shading" in chosen:
+        look.shading = rng.choice(("hover", "hover", "vignette"))
+        if look.shading == "hover":
+            look.shade = round(rng.choice((-1, 1)) * rng.uniform(0.15, 0.35), 2)
+        else:
+            look.shade = round(rng.uniform(0.15, 0.35), 2)
+    return look
 
 
 def random_look(seed: int) -> Look:
@@ -254,6 +315,8 @@ def _number_tile(
         bevel = max(1, side // 25)
         light = tuple(min(255, c + 40) for c in face)
         dark = tuple(max(0, c - 50) for c in face)
+        if style.look.sunken:  # inset: the light falls on the bottom/right bands
+            light, dark = dark, light
         draw.rectangle((0, 0, side - 1, bevel - 1), fill=light)
         draw.rectangle((0, 0, bevel - 1, side - 1), fill=light)
         draw.rectangle((0, side - bevel, side - 1, side - 1), fill=dark)
@@ -278,12 +341,13 @@ def _decorate(tile: Image.Image, look: Look, background: tuple[int, int, int]) -
         for k in range(band):
             # a flat band blends every row alike; a gradient fades from the edge inwards
             a = look.bevel_strength * ((band - k) / band if look.bevel_gradient else 1.0)
-            lit = pixels[k, k:side - k]
-            pixels[k, k:side - k] = lit + (255 - lit) * a  # top
-            lit = pixels[k + 1:side - k, k]
-            pixels[k + 1:side - k, k] = lit + (255 - lit) * a  # left
-            pixels[side - 1 - k, k + 1:side - k] *= 1 - a  # bottom
-            pixels[k + 1:side - 1 - k, side - 1 - k] *= 1 - a  # right
+            # raised: lit top/left, dark bottom/right; sunken the other way round
+            for where, lit_band in (((k, slice(k, side - k)), not look.sunken),
+                                    ((slice(k + 1, side - k), k), not look.sunken),
+                                    ((side - 1 - k, slice(k + 1, side - k)), look.sunken),
+                                    ((slice(k + 1, side - 1 - k), side - 1 - k), look.sunken)):
+                band_pixels = pixels[where]
+                pixels[where] = band_pixels + (255 - band_pixels) * a if lit_band else band_pixels * (1 - a)
     if look.highlight:
         inset = look.highlight
         mask = np.zeros((side, side), dtype=bool)
@@ -321,11 +385,87 @@ def _drop_shadows(image: Image.Image, cells: list[tuple[int, int]], side: int, l
     return Image.composite(Image.new("RGB", image.size, (0, 0, 0)), image, mask)
 
 
+def _texture(kind: str, width: int, height: int, base: tuple[int, int, int], rng: np.random.Generator) -> Image.Image:
+    """A board background or hole fill of ``kind`` around the colour ``base``: "wood" (wavy grain in browns),
+    "noise" (blurred speckle), "gradient" (two colours across), "stripes" or "checks" (two colours)."""
+    from PIL import ImageFilter
+
+    y, x = np.mgrid[0:height, 0:width].astype(np.float64)
+    base_a = np.array(base, dtype=np.float64)
+    # the second colour lighter than a dark base, darker than a light one, so that the pattern always shows
+    share = rng.uniform(0.2, 0.55)
+    other = base_a + (255 - base_a) * share if sum(base) < 384 else base_a * (1 - share)
+    if kind == "wood":
+        brown = np.array(rng.choice([(150, 100, 55), (120, 75, 40), (190, 140, 90), (95, 60, 35)]), dtype=np.float64)
+        period = rng.uniform(5, 14)
+        wave = np.sin((y + 6 * np.sin(x / rng.uniform(40, 120)) + rng.normal(0, 1.2, (height, width))) * 2 * np.pi
+                      / period)
+        grain = 0.5 + 0.5 * wave
+        pixels = brown * (0.75 + 0.3 * grain[..., None])
+    elif kind == "noise":
+        noise = rng.normal(0, rng.uniform(10, 28), (height, width))
+        blurred = np.asarray(Image.fromarray(np.clip(noise + 128, 0, 255).astype(np.uint8), "L")
+                             .filter(ImageFilter.GaussianBlur(rng.uniform(0.5, 2.0))), dtype=np.float64) - 128
+        pixels = base_a + blurred[..., None] * 1.6
+    elif kind == "gradient":
+        angle = rng.uniform(0, np.pi)
+        along = x * np.cos(angle) + y * np.sin(angle)
+        along = (along - along.min()) / max(1e-9, np.ptp(along))
+        pixels = base_a + (other - base_a) * along[..., None]
+    elif kind == "stripes":
+        period = rng.integers(6, 16)
+        on = ((x + y) // (period / 2)) % 2 == 0
+        pixels = np.where(on[..., None], base_a, other)
+    elif kind == "checks":
+        step = int(rng.integers(5, 14))
+        on = ((x // step + y // step) % 2) == 0
+        pixels = np.where(on[..., None], base_a, other)
+    else:
+        raise ValueError(f"unknown texture {kind!r}")
+    return Image.fromarray(np.clip(np.rint(pixels), 0, 255).astype(np.uint8), "RGB")
+
+
+def _shade(tile: Image.Image, factor: float) -> Image.Image:
+    """``tile`` darker as a whole (factor < 1) or lighter, towards white (factor > 1)."""
+    pixels = np.asarray(tile, dtype=np.float64)
+    pixels = pixels * factor if factor <= 1 else pixels + (255 - pixels) * (factor - 1)
+    return Image.fromarray(np.clip(np.rint(pixels), 0, 255).astype(np.uint8), "RGB")
+
+
+def _shaded(tiles: dict[int, Image.Image], board: Board, corners: list[tuple[int, int]], look: Look,
+            pattern: np.random.Generator, area: tuple[int, int, int, int], side: int) -> dict[int, Image.Image]:
+    """``tiles`` with whole tiles shaded by ``look``: one or two of those shown lighter or darker (a hover or a
+    selection), or every tile darker by its distance from the board's centre (a vignette, flat per tile)."""
+    shown = [(label, corner) for label, corner in zip(board.tiles, corners, strict=True) if label]
+    out = dict(tiles)
+    if look.shading == "hover":
+        picked = pattern.choice(len(shown), size=min(len(shown), int(pattern.integers(1, 3))), replace=False)
+        for k in picked:
+            label = shown[int(k)][0]
+            out[label] = _shade(tiles[label], 1 + look.shade)
+    else:
+        x0, y0, width, height = area
+        cx, cy = x0 + width / 2, y0 + height / 2
+        for label, (x, y) in shown:
+            d = np.hypot((x + side / 2 - cx) / (width / 2), (y + side / 2 - cy) / (height / 2)) / np.sqrt(2)
+            out[label] = _shade(tiles[label], 1 - look.shade * d**2)
+    return out
+
+
 def game_screenshot(style: Style) -> Shot:
     """Draw one screenshot of a game window showing a scrambled board in ``style``."""
     rng = random.Random(style.seed * 7919 + 17)
     w, h, t, g = style.width, style.height, style.tile, style.gap
     n = w * h
+    look = style.look
+    hard = look.is_hard
+    # the hard looks draw from a stream of their own so that every other choice stays that of the seed
+    pattern = np.random.default_rng(look.pattern_seed)
+    # gaps before each column and row and after the last: uneven by a pixel or two as games' rounding gives
+    col_gaps, row_gaps = [g] * (w + 1), [g] * (h + 1)
+    if look.gap_jitter:
+        col_gaps = [max(0, g + int(pattern.integers(-look.gap_jitter, look.gap_jitter + 1))) for _ in range(w + 1)]
+        row_gaps = [max(0, g + int(pattern.integers(-look.gap_jitter, look.gap_jitter + 1))) for _ in range(h + 1)]
     missing = n - 1 if style.missing is None else style.missing
     board, goal = _scramble(w, h, missing, rng)
 
@@ -341,7 +481,7 @@ def game_screenshot(style: Style) -> Shot:
     else:
         hole_colour = board_bg
 
-    board_w, board_h = w * t + (w + 1) * g, h * t + (h + 1) * g
+    board_w, board_h = w * t + sum(col_gaps), h * t + sum(row_gaps)
     f, m = style.frame, style.margin
     title_h = rng.randint(24, 36)
     status_h = rng.randint(40, 70)
@@ -371,6 +511,8 @@ def game_screenshot(style: Style) -> Shot:
     if f:
         draw.rectangle((bx - f, by - f, bx + board_w + f - 1, by + board_h + f - 1), fill=frame_colour)
     draw.rectangle((bx, by, bx + board_w - 1, by + board_h - 1), fill=board_bg)
+    if look.texture:
+        image.paste(_texture(look.texture, board_w, board_h, board_bg, pattern), (bx, by))
     text_ink = (0, 0, 0) if sum(window) > 380 else (230, 230, 230)
     sy = by + board_h + f + m // 2 + 4
     draw.text((wx + 12, sy), f"Moves: {rng.randint(0, 99)}   Time: 0:{rng.randint(10, 59)}", fill=text_ink,
@@ -392,25 +534,41 @@ def game_screenshot(style: Style) -> Shot:
         tiles = {label: _number_tile(label, t, face, digits, style, board_bg) for label in range(1, n + 1)}
         if not style.look.is_plain:
             tiles = {label: _decorate(tile, style.look, board_bg) for label, tile in tiles.items()}
+    # a hard look decorates picture tiles (the plain looks' path above never reaches them: kept so that its
+    # screenshots stay as they were); rounded corners are cut when pasting, to show a textured background
+    tile_mask = None
+    if hard and style.kind == "picture":
+        tiles = {label: _decorate(tile, replace(look, radius=0.0), board_bg) for label, tile in tiles.items()}
+        if look.radius:
+            tile_mask = Image.new("L", (t, t), 0)
+            ImageDraw.Draw(tile_mask).rounded_rectangle((0, 0, t - 1, t - 1), radius=look.radius * t, fill=255)
     if shows_preview and reference is not None:
         image.paste(reference.resize((preview_w, preview_h), Image.Resampling.LANCZOS), (wx + board_area_w, by))
         preview_box = (wx + board_area_w, by, preview_w, preview_h)
-    corners = [(bx + g + cell % w * (t + g), by + g + cell // w * (t + g)) for cell in range(n)]
+    xs = [bx + sum(col_gaps[:c + 1]) + c * t for c in range(w)]
+    ys = [by + sum(row_gaps[:r + 1]) + r * t for r in range(h)]
+    corners = [(xs[cell % w], ys[cell // w]) for cell in range(n)]
     for (x, y), label in zip(corners, board.tiles, strict=True):
         if label == 0:
-            draw.rectangle((x, y, x + t - 1, y + t - 1), fill=hole_colour)
+            if look.hole_fill:
+                image.paste(_texture(look.hole_fill, t, t, hole_colour if style.hole != "background" else
+                                     _colour(random.Random(look.pattern_seed), 0, 255), pattern), (x, y))
+            elif not (look.texture and style.hole == "background"):  # else the texture shows through
+                draw.rectangle((x, y, x + t - 1, y + t - 1), fill=hole_colour)
+    if look.shading:
+        tiles = _shaded(tiles, board, corners, look, pattern, (bx, by, board_w, board_h), t)
     if style.kind == "picture" and style.look.shadow:  # shadows fall on the gaps and the hole, under the tiles
         image = _drop_shadows(image, [xy for xy, label in zip(corners, board.tiles, strict=True) if label], t,
                               style.look, (bx, by, bx + board_w - 1, by + board_h - 1))
     for (x, y), label in zip(corners, board.tiles, strict=True):
         if label:
-            image.paste(tiles[label], (x, y))
+            image.paste(tiles[label], (x, y), tile_mask)
 
     s = style.scale
     if s != 1.0:
         image = image.resize((round(image.width * s), round(image.height * s)), Image.Resampling.BICUBIC)
-    box = (round((bx + g) * s), round((by + g) * s), round((w * t + (w - 1) * g) * s),
-           round((h * t + (h - 1) * g) * s))
+    box = (round((bx + col_gaps[0]) * s), round((by + row_gaps[0]) * s), round((w * t + sum(col_gaps[1:w])) * s),
+           round((h * t + sum(row_gaps[1:h])) * s))
     if style.jpeg is not None:
         buffer = io.BytesIO()
         image.save(buffer, "JPEG", quality=style.jpeg)
@@ -422,6 +580,6 @@ def game_screenshot(style: Style) -> Shot:
 
 
 __all__ = [
-    "FACES", "FONTS", "LOOK_CHANCES", "SAMPLE_PICTURES", "Look", "Shot", "Style", "game_screenshot", "random_look",
-    "random_style", "sample_picture",
+    "FACES", "FONTS", "HARD_CHANCES", "HOLE_FILLS", "LOOK_CHANCES", "SAMPLE_PICTURES", "TEXTURES", "Look", "Shot",
+    "Style", "game_screenshot", "random_hard_look", "random_look", "random_style", "sample_picture",
 ]
