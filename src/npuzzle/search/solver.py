@@ -45,7 +45,7 @@ from .._kernels import multi_pdb as kmp
 from .._kernels import walking as kw
 from .._kernels.moves import SINGLE, cell_dtype, metric_code, neighbour_table
 from .._kernels.rank import MAX_RANK_CELLS, factorials
-from ..board import Board, excerpt, neighbour_cells
+from ..board import Board, excerpt
 from ..canonical import moves_from_cells, to_canonical
 from ..errors import (
     BoardFormatError,
@@ -333,14 +333,13 @@ def load_kernel(goal_board: Board, plan: Plan, metric: str, progress: ProgressFn
         return 0.0
     if plan.algorithm in ("bfs", "bibfs"):  # the same kernel; a bigger board's visited array is not
         goal_board = goal_for(Board([1, 2, 3, 0], 2, 2), "classic")
-    blank = goal_board.blank_cell
-    near = goal_board.move(goal_board.tiles[neighbour_cells(blank, goal_board.width, goal_board.height)[0]])
+    near = goal_board.move(goal_board.legal_moves()[0])
     if progress is not None:
         progress(f"loading the {_kernel_name(plan)} kernel (a first use on this machine compiles it)", 0, 0)
     started = time.perf_counter()
     # a small memory cap: A*'s arrays are sized from it, and one move needs next to nothing
     run_canonical(
-        to_canonical(near, goal_board), goal_board.width, goal_board.height, blank, plan, metric,
+        to_canonical(near, goal_board), goal_board.width, goal_board.height, goal_board.blank_cell, plan, metric,
         Limits(max_memory_mb=16),
     )  # fmt: skip
     return time.perf_counter() - started
