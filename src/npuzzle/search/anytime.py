@@ -786,7 +786,8 @@ def _compile(groups: list[str]) -> tuple[float, str]:
 
 def tables_for_later(board: Board, goal_board: Board) -> tuple[Partition, float] | None:
     """The pattern tables that later solves of boards like this one use and that are missing, with the
-    estimated seconds to build them; None when there are none to build. 4×4-sized boards: the exact search's
+    estimated seconds to build them (and, on 4×4-sized boards, to compile their search the first time); None
+    when there are none to build. 4×4-sized boards: the exact search's
     partition; 17 to 32 cells: the bounded solver's cheap partition, unless a stronger one is cached."""
     try:
         from . import bounded
@@ -807,7 +808,12 @@ def tables_for_later(board: Board, goal_board: Board) -> tuple[Partition, float]
             return None
     except (PuzzleError, ValueError):
         return None
-    return None if partition_present(partition) else (partition, build_seconds(partition))
+    if partition_present(partition):
+        return None
+    seconds = build_seconds(partition)
+    if board.n_cells <= EXACT_CELLS and not group_compiled("pdb"):  # prepare_tables compiles their search too
+        seconds += COMPILE_SECONDS["pdb"]
+    return partition, seconds
 
 
 def prepare_tables(board: Board, goal_board: Board, progress: ProgressFn | None = None) -> str | None:
@@ -817,19 +823,18 @@ def prepare_tables(board: Board, goal_board: Board, progress: ProgressFn | None 
     missing = tables_for_later(board, goal_board)
     if missing is None:
         return None
-    from .pdb_backend import load_partition, solve_canonical
+    from .pdb_backend import load_partition
 
     partition, _ = missing
     t = time.monotonic()
     tables = load_partition(partition, build=True, progress=progress)
     # compile (or load) the search kernel that reads them now, not in the next solve's budget
-    ladder = _Ladder(board, goal_board, 1.0, "single", NO_LIMITS, None, None)
     if board.n_cells <= EXACT_CELLS:
-        solve_canonical(ladder.one_move_state(), tables, reflect=partition.reflectable())
+        warm_group("pdb")
     else:
         from .bounded import beam_search, beam_tables
 
-        moved = ladder.one_move_state()
+        moved = _Ladder(board, goal_board, 1.0, "single", NO_LIMITS, None, None).one_move_state()
         beam_search(moved, board.width, board.height, goal_board.blank_cell, 4, 3, time.monotonic() + 60,
                     beam_tables(tables))  # fmt: skip
     return (
