@@ -1616,6 +1616,7 @@ WITNESS_SECOND = 0.15  # ... the gradient measure's margin may be this, not MIN_
 WITNESS_RELATIVE = 0.4  # ... put the arrangement this far ahead weighed relatively (Assembly.relative_margin)
 SEAMS_3X3 = 10  # ... on boards with at least a 3x3's seams (12, less the hole's 2); fewer need more
 MIN_SEAMS = 3  # a board whose pieces meet at fewer seams (a 2x2: 2) is read only with its size given
+BORDER_MARGIN = 0.0  # typical seams: the least margin with the sides meeting no piece charged (jigsaw)
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
 GRID_GOES_ON = 0.4  # cells beyond the grid whose sides are steps this much (median) are tiles too ...
 GRID_GOES_ON_SHARE = 0.5  # ... when that is also this share of the grid's own cells' median
@@ -2166,6 +2167,17 @@ def _picture_causes(
         causes.append(
             f"another arrangement fits better with each seam weighed against its tiles' other matches "
             f"(relative margin {best.relative_margin:.2f})"
+        )
+    # the seam totals take a side that meets no piece (the border, the hole's home) for free, so a wrong
+    # arrangement can win by laying a side that fits nothing there (see jigsaw._open_side_charges): with such
+    # sides charged, the arrangement must still come first (unseen seed 48001, a 6x6 whose block of dark suit
+    # tiles was read with its rows swapped: -0.18 and -0.20 so; fresh 32714, a 4x4 3-cycle of dark tiles along
+    # the border: -0.16 under the first measure)
+    if best.border_margin < BORDER_MARGIN:
+        causes.append(
+            "another arrangement fits better once the sides along the picture's border and the missing piece's "
+            "place are weighed too "
+            f"(margin {best.border_margin:.2f})"
         )
     # (a lower bar than growing's: dev seed 412, a 5x3 of touching tiles located as its left 3x3, whose dark
     # suit tiles stack 0.67 ahead as a 3x3 picture; the column beyond scored 0.395, under the 0.4 to grow by.
