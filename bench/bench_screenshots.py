@@ -133,8 +133,8 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
             seconds.append(elapsed)
             size_seconds.append(elapsed)
             if looks == "hard":
-                for name in _hard_looks(style.look) + (["alone"] if len(_hard_looks(style.look)) == 1 else []):
-                    look_tally, look_seconds = by_look.setdefault(name, ({"right": 0, "refused": 0, "wrong": 0}, []))
+                for hard in _hard_looks(style.look) + (["alone"] if len(_hard_looks(style.look)) == 1 else []):
+                    look_tally, look_seconds = by_look.setdefault(hard, ({"right": 0, "refused": 0, "wrong": 0}, []))
                     look_tally[outcome] += 1
                     look_seconds.append(elapsed)
         print(_line(name, tally, seconds, f"   refusals: {causes}"), flush=True)
