@@ -77,7 +77,9 @@ WEIGHTED_RESERVE = 0.15  # on 10-16 cells, the share of the budget kept for weig
 # answer merged into slides is usually far shorter than any multi-tile search finds in a few seconds (a 4×4:
 # 57 moves = at most 57 slides against 68 from the multi-tile steps in 3 s; a 5×5: about 75 against 170)
 SINGLE_SHARE = 0.5
-COMPILE_NOTE_SECONDS = 3.0  # a kernel start-up this long was a compile (a cache load takes about a second)
+# A kernel start-up this long was a compile, said in notes (a load from numba's cache takes about a second, 1.5 s
+# on a loaded machine; a compile 8-45 s on this VM).
+COMPILE_NOTE_SECONDS = 3.0
 # Seconds of one core a machine's first compile of each group of kernels takes (this VM, 2026-11-27; a load
 # from numba's cache takes about a second). With a budget given, a step whose kernels are not compiled yet
 # runs only when this fits in the time left; with the default budget compiling is start-up, outside it.

@@ -58,6 +58,7 @@ from ..errors import (
 from ..goals import goal_for
 from ..solution import SearchStats, Solution
 from ..solvability import is_solvable
+from .anytime import COMPILE_NOTE_SECONDS
 from .limits import NO_LIMITS, Limits
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -314,11 +315,6 @@ def solve(
         ),
         plan.weight if plan.algorithm == "wastar" else None,
     )
-
-
-#: a kernel load that took longer than this was a first compile (a load from numba's cache takes under a
-#: second, 1.5 s on a loaded machine; a compile 8-45 s on this VM): said in the answer's notes
-COMPILE_NOTE_SECONDS = 3.0
 
 
 def load_kernel(goal_board: Board, plan: Plan, metric: str, progress: ProgressFn | None = None) -> float:
