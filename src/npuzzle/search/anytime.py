@@ -296,31 +296,23 @@ class _Ladder:
             seconds = max(seconds, 0.001)
         return Limits(max_nodes=self.limits.max_nodes, max_seconds=seconds, max_memory_mb=self.memory_mb)
 
-    def one_move_state(self, width: int | None = None, height: int | None = None) -> list[int]:
-        """A canonical state one move from the goal (blank home in the last cell for another size), for
-        warming a kernel up."""
+    def one_move_state(self) -> list[int]:
+        """A canonical state one move from the goal, for warming a kernel up."""
         from ..board import neighbour_cells
 
-        width, height = width or self.width, height or self.height
-        blank_home = self.blank_home if (width, height) == (self.width, self.height) else width * height - 1
-        values = list(range(width * height))
-        other = neighbour_cells(blank_home, width, height)[0]
-        values[blank_home], values[other] = values[other], values[blank_home]
+        values = list(range(self.n))
+        other = neighbour_cells(self.blank_home, self.width, self.height)[0]
+        values[self.blank_home], values[other] = values[other], values[self.blank_home]
         return values
 
     def warm_idastar(self, heuristic: str, metric: str | None = None, side: int | None = None) -> None:
         """Load (or compile, the first time on a machine) IDA*'s kernel for ``heuristic``, on this board or
         on a ``side`` × ``side`` one; timed as start-up."""
-        from .solver import Plan, run_canonical
+        from ..goals import classic
+        from .solver import Plan, load_kernel
 
-        width, height = (side, side) if side else (self.width, self.height)
-        values = self.one_move_state(width, height)
-        blank_home = self.blank_home if (width, height) == (self.width, self.height) else width * height - 1
-        t = time.monotonic()
-        run_canonical(
-            values, width, height, blank_home, Plan("idastar", heuristic, None), metric or self.metric
-        )
-        spent = time.monotonic() - t
+        goal_board = classic(side, side) if side else self.goal
+        spent = load_kernel(goal_board, Plan("idastar", heuristic, None), metric or self.metric)
         self.add_startup(spent)
         if spent > COMPILE_NOTE_SECONDS:
             self.notes.append(
