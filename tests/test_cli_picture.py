@@ -120,7 +120,11 @@ def test_read_reports_twin_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[s
     screenshot(picture, BOARD).save(tmp_path / "shot.png")
     argv = ["read", tmp_path / "shot.png", "-s", "3x3", "-r", tmp_path / "twins.png"]
     code, out, err = run(capsys, *argv, "--json")
-    assert code == 2 and "too alike" in err and json.loads(out)["ambiguous"]
+    refusal = json.loads(out)
+    assert code == 2 and "too alike" in err and refusal["ambiguous"]
+    # the same data as the web API's refusal (vision.refusal_data): the board's size and every group
+    assert (refusal["width"], refusal["height"]) == (3, 3) and refusal["groups"] == refusal["ambiguous"]
+    assert all(group and set(group) <= set(range(9)) for group in refusal["groups"])
     code, out, err = run(capsys, *argv, "--allow-ambiguous")
     assert code == 0 and "look alike" in out
 

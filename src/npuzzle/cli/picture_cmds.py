@@ -231,8 +231,14 @@ def _write_debug(screenshot: Path, grid: Grid, path: Path) -> None:
 
 
 def _ambiguity_extra(exc: BaseException) -> dict[str, Any] | None:
-    groups = getattr(exc, "groups", None)
-    return None if groups is None else {"ambiguous": [list(g) for g in groups]}
+    """A refusal's data for ``--json`` (:func:`~npuzzle.render.vision.refusal_data`: the board's size, the
+    groups of look-alike cells), the groups also as ``ambiguous``, as before."""
+    from ..render.vision import refusal_data
+
+    data = refusal_data(exc)
+    if "groups" in data:
+        data["ambiguous"] = data["groups"]
+    return data or None
 
 
 def _describe(reading: ScreenshotReading) -> list[str]:

@@ -278,6 +278,29 @@ class UnsolvableReadingError(ReadingError):
     """The board read cannot reach its goal: some tiles were surely misread."""
 
 
+def refusal_data(exc: BaseException) -> dict[str, Any]:
+    """What a refusal of the reader says about the board as data, beside its message: ``width`` and
+    ``height`` of the board it is about when it carries one, and ``groups`` (0-based, row-major cells) for
+    tiles too alike to tell apart (:class:`AmbiguousTilesError`). Empty for anything else. The faces give
+    these whole (``--json``, the web API), where a message may be cut short or worded for people.
+
+    >>> refusal_data(ValueError("not a reading")) == {}
+    True
+    """
+    if isinstance(exc, AmbiguousTilesError):
+        groups = [[int(cell) for cell in group] for group in exc.groups]
+        reading = exc.reading
+        size = {} if reading is None else {"width": reading.board.width, "height": reading.board.height}
+        return {**size, "groups": groups}
+    if not isinstance(exc, ReadingError):
+        return {}
+    if exc.grid is not None:
+        return {"width": exc.grid.width, "height": exc.grid.height}
+    if exc.reading is not None:  # a reading whose cells were not located: its board's size all the same
+        return {"width": exc.reading.board.width, "height": exc.reading.board.height}
+    return {}
+
+
 class ReadingTimeoutError(SearchLimitExceeded):
     """Reading a screenshot took longer than its ``max_seconds`` (:func:`read_screenshot`). Not a
     :class:`ReadingError`: no grid is tried after it, and no reading is offered."""
@@ -2626,4 +2649,5 @@ __all__ = [
     "cell_features",
     "parse_hole_home",
     "read_screenshot",
+    "refusal_data",
 ]

@@ -689,27 +689,12 @@ def _error_response(request: Request, exc: Exception) -> JSONResponse:
 
 
 def refusal_cells(exc: Exception) -> dict[str, Any]:
-    """What a refusal of the screenshot reader says about the board as data, beside its sentence: ``width``
-    and ``height`` of the board it is about when the refusal carries one, and ``groups`` (0-based, row-major
-    on that board) for tiles too alike to tell apart, every group even when ``detail`` is cut short. A page
-    names the cells from these in its own counting rather than from the sentence's wording. Empty for
-    anything else."""
+    """:func:`npuzzle.render.vision.refusal_data` for a refusal of the screenshot reader (``width``,
+    ``height``, ``groups``): the page names the cells from these in its own counting rather than from the
+    sentence's wording. Empty for anything else."""
     # not loaded: no screenshot has been read in this process, so ``exc`` cannot be one of its refusals
     vision = sys.modules.get("npuzzle.render.vision")
-    if vision is None:
-        return {}
-    if isinstance(exc, vision.AmbiguousTilesError):
-        groups = [[int(cell) for cell in group] for group in exc.groups]
-        reading = exc.reading
-        size = {} if reading is None else {"width": reading.board.width, "height": reading.board.height}
-        return {**size, "groups": groups}
-    if not isinstance(exc, vision.ReadingError):
-        return {}
-    if exc.grid is not None:
-        return {"width": exc.grid.width, "height": exc.grid.height}
-    if exc.reading is not None:  # a reading whose cells were not located: its board's size all the same
-        return {"width": exc.reading.board.width, "height": exc.reading.board.height}
-    return {}
+    return {} if vision is None else vision.refusal_data(exc)
 
 
 def _is_malformed_json(exc: RequestValidationError) -> bool:
