@@ -2622,14 +2622,16 @@ def _ambiguity_message(groups: tuple[tuple[int, ...], ...], width: int, n_cells:
             "guess (--allow-ambiguous)"
         )
 
-    def where(cell: int) -> str:
-        row, col = divmod(cell, width)
-        return f"{cell} (row {row}, column {col})"
+    def named(group: tuple[int, ...]) -> str:  # each cell once: "cells 1, 3 and 5"
+        cells = [str(cell) for cell in group]
+        return f"cell {cells[0]}" if len(cells) == 1 else f"cells {', '.join(cells[:-1])} and {cells[-1]}"
 
-    parts = ["cells " + ", ".join(where(c) for c in group) for group in groups[:3]]
-    more = f" and {len(groups) - 3} more" if len(groups) > 3 else ""
+    parts = [named(group) for group in groups[:3]]
+    left = len(groups) - 3
+    more = f"; and {left} more {'group' if left == 1 else 'groups'}" if left > 0 else ""
     return (
-        f"tiles look too alike to tell apart: {'; '.join(parts)}{more} (cells count from 0 at the top left); "
+        f"tiles look too alike to tell apart: {'; '.join(parts)}{more} (cells count from 0, row by row from the "
+        "top left); "
         "use a sharper screenshot or a closer reference, or accept the best guess (--allow-ambiguous)"
     )
 
