@@ -230,7 +230,7 @@ def _write_debug(screenshot: Path, grid: Grid, path: Path) -> None:
     typer.echo(f"wrote {path} (the grid found)", err=True)
 
 
-def _ambiguity_extra(exc: BaseException) -> dict[str, Any] | None:
+def _refusal_extra(exc: BaseException) -> dict[str, Any] | None:
     """A refusal's data for ``--json`` (:func:`~npuzzle.render.vision.refusal_data`: the board's size, the
     groups of look-alike cells), the groups also as ``ambiguous``, as before."""
     from ..render.vision import refusal_data
@@ -281,7 +281,7 @@ def read(
     try:
         reading = _read(screenshot, size, reference, allow_ambiguous, blank_cell, crop, debug, hole_home, read_seconds)
     except HANDLED as exc:
-        fail(exc, json_output, _ambiguity_extra(exc))
+        fail(exc, json_output, _refusal_extra(exc))
     if json_output:
         typer.echo(json.dumps(reading.to_dict()))
     else:
@@ -385,7 +385,7 @@ def solve_screenshot(
             speed=speed,
         )
     except HANDLED as exc:
-        fail(exc, json_output, _ambiguity_extra(exc))
+        fail(exc, json_output, _refusal_extra(exc))
     _report(reading, solution, result, json_output)
 
 
