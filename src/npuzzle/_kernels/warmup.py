@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+_MOVED_3X3 = [0, 1, 2, 3, 4, 5, 6, 8, 7]  # canonical, blank value 8, one move from the goal
+_WALKED_3X3 = [2, 7, 4, 5, 8, 6, 3, 1, 0]  # solvable, 20 moves from it
 
 
 def warmup() -> dict[str, float]:
@@ -27,7 +31,6 @@ def warmup() -> dict[str, float]:
 
     solver = importlib.import_module("npuzzle.search.solver")
     timings: dict[str, float] = {}
-    start_3x3 = [2, 7, 4, 5, 8, 6, 3, 1, 0]  # canonical, blank value 8, solvable (20 moves)
     for name, plan, metric in (
         ("idastar linear-conflict", solver.Plan("idastar", "linear-conflict", None), "single"),
         ("idastar manhattan", solver.Plan("idastar", "manhattan", None), "single"),
@@ -40,7 +43,7 @@ def warmup() -> dict[str, float]:
         ("bibfs multi", solver.Plan("bibfs", None, None), "multi"),
     ):
         t0 = time.perf_counter()
-        solver.run_canonical(start_3x3, 3, 3, 8, plan, metric)
+        solver.run_canonical(_WALKED_3X3, 3, 3, 8, plan, metric)
         timings[name] = time.perf_counter() - t0
     t0 = time.perf_counter()
     big = list(range(21))
@@ -48,7 +51,7 @@ def warmup() -> dict[str, float]:
     solver.run_canonical(big, 7, 3, 20, solver.Plan("greedy", "manhattan", None), "single")
     timings["greedy hashed keys"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    states = np.array([start_3x3], dtype=np.uint8)
+    states = np.array([_WALKED_3X3], dtype=np.uint8)
     for metric, kind, fast in (
         (SINGLE, MANHATTAN, True),
         (SINGLE, LINEAR_CONFLICT, True),
@@ -124,37 +127,99 @@ def warm_anytime() -> None:
     )
 
 
-GROUPS = ("idastar", "astar", "beam", "reduction", "pdb")
+def _idastar_kernels() -> tuple[Any, ...]:
+    from .idastar import heuristic, idastar_lci
+
+    return (heuristic, idastar_lci)
 
 
-def _group_kernels(group: str) -> tuple[Any, ...]:
-    """The kernels whose first compile is long, of one group the anytime ladder asks about (its steps'
-    first calls): ``idastar`` (exact IDA* with linear conflict, the constructive solver's last block,
-    smoothing), ``reduction`` (the quick and reduction solvers for big boards), ``beam`` (the bounded
-    solver's beam and weighted IDA*), ``astar`` (weighted A*), ``pdb`` (IDA* over pattern tables: the exact
-    search on 4×4-sized boards once their tables are built)."""
-    if group == "idastar":
-        from .idastar import heuristic, idastar_lci
+def _warm_idastar() -> None:
+    solver = importlib.import_module("npuzzle.search.solver")
+    solver.run_canonical(_MOVED_3X3, 3, 3, 8, solver.Plan("idastar", "linear-conflict", None), "single")
 
-        return (heuristic, idastar_lci)
-    if group == "reduction":
-        from .reduce import fill_line, finish_block
 
-        return (fill_line, finish_block)
-    if group == "beam":
-        from .beam import expand_layer, gather_children, select_children
-        from .wida import wida_run
+def _astar_kernels() -> tuple[Any, ...]:
+    from .astar import astar_run
 
-        return (expand_layer, select_children, gather_children, wida_run)
-    if group == "astar":
-        from .astar import astar_run
+    return (astar_run,)
 
-        return (astar_run,)
-    if group == "pdb":
-        from .pdb_idastar import initial_indices, initial_values, search
 
-        return (initial_values, initial_indices, search)
-    raise ValueError(f"unknown kernel group {group!r}")
+def _warm_astar() -> None:
+    solver = importlib.import_module("npuzzle.search.solver")
+    solver.run_canonical(_WALKED_3X3, 3, 3, 8, solver.Plan("wastar", "linear-conflict", 2.0), "single")
+
+
+def _beam_kernels() -> tuple[Any, ...]:
+    from .beam import expand_layer, gather_children, select_children
+    from .wida import wida_run
+
+    return (expand_layer, select_children, gather_children, wida_run)
+
+
+def _warm_beam() -> None:
+    bounded = importlib.import_module("npuzzle.search.bounded")
+    bounded.beam_search(_WALKED_3X3, 3, 3, 8, 4, 40, time.monotonic() + 60, None)
+    search = bounded._Search(_WALKED_3X3, 3, 3, 8, 40)
+    search.reset(search.h0)
+    search.run(2, 1, 40, 1_000)
+
+
+def _reduction_kernels() -> tuple[Any, ...]:
+    from .reduce import fill_line, finish_block
+
+    return (fill_line, finish_block)
+
+
+def _warm_reduction() -> None:
+    reduction = importlib.import_module("npuzzle.search.reduction")
+    goals = importlib.import_module("npuzzle.goals")
+    generate = importlib.import_module("npuzzle.generate")
+    canonical = importlib.import_module("npuzzle.canonical")
+    target = goals.classic(5, 5)
+    start = generate.generate(target, "walk", moves=40, seed=1)[0]
+    reduction.quick_cells(canonical.to_canonical(start, target), 5, 5, 24)
+
+
+def _pdb_kernels() -> tuple[Any, ...]:
+    from .pdb_idastar import initial_indices, initial_values, search
+
+    return (initial_values, initial_indices, search)
+
+
+def _warm_pdb() -> None:
+    # 3×3 tables that are 1 everywhere but at the goal compile the same kernels as a 4×4's real ones,
+    # building nothing; the search from one move out then runs and finds the goal
+    pdb = importlib.import_module("npuzzle.heuristics.pdb")
+    backend = importlib.import_module("npuzzle.search.pdb_backend")
+    partition = pdb.standard_partition(3, 3, 8, "4-4")
+    tables = pdb.PartitionTables(partition, np.ones(partition.n_entries(), dtype=np.uint8))
+    for start, database in zip(tables.offsets, tables.databases(), strict=True):
+        tables.values[start + database.rank_of(range(9))] = 0
+    cells, _ = backend.solve_canonical(_MOVED_3X3, tables, reflect=False)
+    assert cells == [8], cells  # the blank back to its home
+
+
+# The groups of kernels whose first compile is long, which the anytime ladder asks about (its steps' first
+# calls), each with its kernels and a run on a small board that compiles (or loads) them: ``idastar`` (exact
+# IDA* with linear conflict, the constructive solver's last block, smoothing), ``astar`` (weighted A*),
+# ``beam`` (the bounded solver's beam and weighted IDA*), ``reduction`` (the quick and reduction solvers for
+# big boards), ``pdb`` (IDA* over pattern tables: the exact search on 4×4-sized boards once their tables are
+# built).
+_GROUPS: dict[str, tuple[Callable[[], tuple[Any, ...]], Callable[[], None]]] = {
+    "idastar": (_idastar_kernels, _warm_idastar),
+    "astar": (_astar_kernels, _warm_astar),
+    "beam": (_beam_kernels, _warm_beam),
+    "reduction": (_reduction_kernels, _warm_reduction),
+    "pdb": (_pdb_kernels, _warm_pdb),
+}
+GROUPS = tuple(_GROUPS)
+
+
+def _group(group: str) -> tuple[Callable[[], tuple[Any, ...]], Callable[[], None]]:
+    try:
+        return _GROUPS[group]
+    except KeyError:
+        raise ValueError(f"unknown kernel group {group!r}") from None
 
 
 def group_compiled(group: str) -> bool:
@@ -162,45 +227,12 @@ def group_compiled(group: str) -> bool:
     :func:`npuzzle._kernels._jit.is_compiled`."""
     from ._jit import is_compiled
 
-    return is_compiled(*_group_kernels(group))
+    return is_compiled(*_group(group)[0]())
 
 
 def warm_group(group: str) -> None:
     """Compile (or load) one group of :func:`group_compiled` by running its kernels on a small board."""
-    solver = importlib.import_module("npuzzle.search.solver")
-    moved_3x3 = [0, 1, 2, 3, 4, 5, 6, 8, 7]  # canonical, blank value 8, one move from the goal
-    walked_3x3 = [2, 7, 4, 5, 8, 6, 3, 1, 0]  # 20 moves from it
-    if group == "idastar":
-        solver.run_canonical(moved_3x3, 3, 3, 8, solver.Plan("idastar", "linear-conflict", None), "single")
-    elif group == "astar":
-        solver.run_canonical(walked_3x3, 3, 3, 8, solver.Plan("wastar", "linear-conflict", 2.0), "single")
-    elif group == "reduction":
-        reduction = importlib.import_module("npuzzle.search.reduction")
-        goals = importlib.import_module("npuzzle.goals")
-        generate = importlib.import_module("npuzzle.generate")
-        canonical = importlib.import_module("npuzzle.canonical")
-        target = goals.classic(5, 5)
-        start = generate.generate(target, "walk", moves=40, seed=1)[0]
-        reduction.quick_cells(canonical.to_canonical(start, target), 5, 5, 24)
-    elif group == "beam":
-        bounded = importlib.import_module("npuzzle.search.bounded")
-        bounded.beam_search(walked_3x3, 3, 3, 8, 4, 40, time.monotonic() + 60, None)
-        search = bounded._Search(walked_3x3, 3, 3, 8, 40)
-        search.reset(search.h0)
-        search.run(2, 1, 40, 1_000)
-    elif group == "pdb":
-        # 3×3 tables that are 1 everywhere but at the goal compile the same kernels as a 4×4's real ones,
-        # building nothing; the search from one move out then runs and finds the goal
-        pdb = importlib.import_module("npuzzle.heuristics.pdb")
-        backend = importlib.import_module("npuzzle.search.pdb_backend")
-        partition = pdb.standard_partition(3, 3, 8, "4-4")
-        tables = pdb.PartitionTables(partition, np.ones(partition.n_entries(), dtype=np.uint8))
-        for start, database in zip(tables.offsets, tables.databases(), strict=True):
-            tables.values[start + database.rank_of(range(9))] = 0
-        cells, _ = backend.solve_canonical(moved_3x3, tables, reflect=False)
-        assert cells == [8], cells  # the blank back to its home
-    else:
-        raise ValueError(f"unknown kernel group {group!r}")
+    _group(group)[1]()
 
 
 __all__ = ["group_compiled", "warm_anytime", "warm_group", "warm_reassembly", "warmup"]
