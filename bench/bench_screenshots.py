@@ -78,6 +78,8 @@ def _hard_looks(look: screenshots.Look) -> list[str]:
 def _rows(board: object) -> str:
     tiles, width = board.tiles, board.width  # type: ignore[attr-defined]
     return " / ".join(" ".join(f"{v:2d}" for v in tiles[r:r + width]) for r in range(0, len(tiles), width))
+
+
 FIRST_SEED = 1000
 
 
@@ -108,8 +110,9 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
                 preview=preview, looks=f"hard:{hard_look}" if looks == "hard" and hard_look else looks,
             )
             shot = game_screenshot(style)
-            size = f"{style.width}x{style.height}"
-            size_tally, size_seconds = by_size.setdefault(size, ({"right": 0, "refused": 0, "wrong": 0}, []))
+            # the board's size as a key (``size`` is the argument: whether the size is given with --crop)
+            board_size = f"{style.width}x{style.height}"
+            size_tally, size_seconds = by_size.setdefault(board_size, ({"right": 0, "refused": 0, "wrong": 0}, []))
             t0 = time.perf_counter()
             try:
                 given: dict[str, object] = {"crop": shot.box} if crop else {}
@@ -138,11 +141,11 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
                     look_tally[outcome] += 1
                     look_seconds.append(elapsed)
         print(_line(name, tally, seconds, f"   refusals: {causes}"), flush=True)
-        for size in sorted(by_size, key=lambda wh: (int(wh.split("x")[0]) * int(wh.split("x")[1]), wh)):
-            print(_line(f"  {size}", *by_size[size]), flush=True)
-        for name in [*HARD_LOOKS, "alone"]:  # a screenshot counts under every hard look it has
-            if name in by_look:
-                print(_line(f"  with {name}" if name != "alone" else "  one hard look only", *by_look[name]), flush=True)
+        for board_size in sorted(by_size, key=lambda wh: (int(wh.split("x")[0]) * int(wh.split("x")[1]), wh)):
+            print(_line(f"  {board_size}", *by_size[board_size]), flush=True)
+        for hard in [*HARD_LOOKS, "alone"]:  # a screenshot counts under every hard look it has
+            if hard in by_look:
+                print(_line(f"  with {hard}" if hard != "alone" else "  one hard look only", *by_look[hard]), flush=True)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

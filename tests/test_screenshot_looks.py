@@ -190,6 +190,53 @@ def test_a_hard_look_draws_the_picture_tiles_decoration() -> None:
     assert tuple(tile[0, 30]) == (255, 0, 255) and tuple(tile[30, 0]) == (255, 0, 255)
 
 
+# the game looks alone (random_style(..., looks=True)) decorate picture tiles too: an earlier generator drew only
+# their drop shadow, so that the bench's "picture, game looks" styles measured nearly plain tiles
+
+GAME_LOOKS = {"bevel": Look(bevel=0.05, bevel_strength=0.5), "border": Look(border=2, border_colour=(255, 0, 255)),
+              "radius": Look(radius=0.1), "highlight": Look(highlight=2)}
+
+
+@pytest.mark.parametrize("name", list(GAME_LOOKS))
+def test_a_game_look_decorates_picture_tiles_at_their_edges(name: str) -> None:
+    look = GAME_LOOKS[name]
+    assert not look.is_hard
+    plain = game_screenshot(_flat_style(Look()))
+    looked = game_screenshot(_flat_style(look))
+    assert looked.board == plain.board
+    for cell, label in enumerate(plain.board.tiles):
+        if label:
+            diff = np.abs(_cell(looked, cell) - _cell(plain, cell)).max(axis=2)
+            edges = np.concatenate([diff[:4].ravel(), diff[-4:].ravel(), diff[:, :4].ravel(), diff[:, -4:].ravel()])
+            assert edges.max() > 10, (name, cell)
+            assert diff[5:-5, 5:-5].max() == 0, (name, cell)  # the picture inside untouched
+
+
+def test_a_game_looks_rounded_corner_shows_the_board_underneath() -> None:
+    shot = game_screenshot(_flat_style(Look(radius=0.1)))
+    cell = next(c for c in (0, 3, 6) if shot.board.tiles[c])  # a tile in the first column
+    x, y, _, _ = shot.box
+    y += cell // 3 * (60 + 4)
+    pixels = np.asarray(shot.image)
+    board = tuple(pixels[y + 30, x - 1])  # the gap left of the first column: the board's background
+    assert tuple(pixels[y, x]) == board and tuple(pixels[y + 59, x]) == board
+    assert tuple(pixels[y + 30, x]) != board
+
+
+def test_every_decorated_game_look_changes_the_screenshot() -> None:
+    """Through ``random_style``: a look with no drop shadow drew the very screenshot drawn without looks."""
+    checked = 0
+    for seed in range(30):
+        style = random_style(seed, kind="picture", looks=True)
+        if style.look.is_plain or style.look.shadow:
+            continue
+        with_looks = game_screenshot(style).image
+        without = game_screenshot(random_style(seed, kind="picture")).image
+        assert with_looks.tobytes() != without.tobytes(), (seed, style.look)
+        checked += 1
+    assert checked >= 10
+
+
 def test_whole_tiles_are_shaded() -> None:
     plain = game_screenshot(_flat_style(Look()))
     shown = [cell for cell, v in enumerate(plain.board.tiles) if v]

@@ -1,0 +1,36 @@
+"""``bench/bench_screenshots.py`` passes the reader what its options say (issue 12)."""
+
+from __future__ import annotations
+
+import importlib.util
+import types
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_screenshots.py"
+
+
+def _bench() -> types.ModuleType:
+    """The bench script, loaded as a module."""
+    spec = importlib.util.spec_from_file_location("bench_screenshots", BENCH)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+@pytest.mark.parametrize("size", [True, False])
+def test_crop_gives_the_size_only_when_asked(size: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--crop --no-size`` gives the box alone: ``run`` once overwrote its ``size`` argument with the board's
+    size ("4x4", never false), so that the size was always given."""
+    bench = _bench()
+    given: list[dict[str, object]] = []
+
+    def read(image: object, reference: object = None, **kwargs: object) -> object:
+        given.append(kwargs)
+        raise bench.PuzzleError("not read here")
+
+    monkeypatch.setattr(bench, "read_screenshot", read)
+    bench.run(2, ["numbers, no reference"], crop=True, size=size)
+    assert len(given) == 2 and all("crop" in kw for kw in given)
+    assert all(("width" in kw and "height" in kw) == size for kw in given)
