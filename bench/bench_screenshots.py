@@ -4,7 +4,7 @@ Screenshots come from ``tests/screenshots.py`` (matplotlib's sample pictures and
 chrome, frame, margins, gaps 0..8 px, scale 0.5..2, JPEG 40..90, hole black/coloured/background, 3×3..6×6).
 Seeds used while tuning: 0..199; this benchmark uses 1000 + k (never looked at while tuning). Picture
 tiles without a reference have their hole's home at the bottom-right (the reader's default); with a
-reference it is anywhere. Per style, then per board size: right / refused / wrong, seconds per read.
+reference it is anywhere. Per style, then per board size: right / refused / wrong, seconds per read; then the seeds refused.
 
     python bench/bench_screenshots.py --count 100         # nine styles × 100 screenshots
     python bench/bench_screenshots.py --count 100 --style "picture, game looks"   # one style
@@ -20,7 +20,9 @@ board's width), read without a reference; the missing piece is anywhere, as the 
 bands, flat or fading, 1..4 % of the tile), a dark or light 1..2 px border line round each tile, rounded
 corners, a soft drop shadow into the gap, an inner highlight line, alone or together. Read without a
 reference, the missing piece at the bottom-right. "picture, game looks, preview": the same looks with the
-finished picture (undecorated) shown beside the board, the missing piece anywhere.
+finished picture (undecorated) shown beside the board, the missing piece anywhere. Both print a breakdown by
+decoration (a screenshot counts under each it has; "no decoration" for the plain ones). Before 3bd564e the
+generator drew only these looks' drop shadow: figures measured earlier are of nearly plain tiles.
 
 "picture, hard looks" and "numbers, hard looks" (``random_style(..., looks="hard")``) draw the looks a lost QA
 set had and the looks above lack: a patterned hole (stripes, checks, gradient, noise), a textured board
@@ -66,6 +68,7 @@ STYLES = {  # kind, with a reference, numbered tiles in other faces and fonts, t
     "numbers, hard looks": ("numbers", False, False, False, "hard"),
 }
 HARD_LOOKS = ("hole", "texture", "uneven", "sunken", "shading")
+GAME_LOOKS = ("bevel", "border", "round", "shadow", "highlight")
 
 
 def _hard_looks(look: screenshots.Look) -> list[str]:
@@ -73,6 +76,14 @@ def _hard_looks(look: screenshots.Look) -> list[str]:
     has = {"hole": bool(look.hole_fill), "texture": bool(look.texture), "uneven": bool(look.gap_jitter),
            "sunken": look.sunken, "shading": bool(look.shading)}
     return [name for name in HARD_LOOKS if has[name]]
+
+
+def _game_looks(look: screenshots.Look) -> list[str]:
+    """The game looks' decorations a picture screenshot has, named as :data:`screenshots.LOOK_CHANCES` names
+    them, then "decorated"; or "plain"."""
+    has = {"bevel": bool(look.bevel), "border": bool(look.border), "round": bool(look.radius),
+           "shadow": bool(look.shadow), "highlight": bool(look.highlight)}
+    return [name for name in GAME_LOOKS if has[name]] + ["decorated"] if any(has.values()) else ["plain"]
 
 
 def _rows(board: object) -> str:
@@ -104,6 +115,7 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
         causes: dict[str, int] = {}
         by_look: dict[str, tuple[dict[str, int], list[float]]] = {}
         seconds = []
+        refused = []
         for k in range(count):
             style = random_style(
                 first_seed + k, kind=kind, missing_bottom_right=not (with_reference or preview), faces=faces,
@@ -121,6 +133,7 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
                 reading = read_screenshot(shot.image, reference=shot.reference if with_reference else None, **given)
             except PuzzleError as exc:
                 outcome = "refused"
+                refused.append(first_seed + k)
                 causes[type(exc).__name__] = causes.get(type(exc).__name__, 0) + 1
             else:
                 ok = reading.board == shot.board and reading.goal == shot.goal
@@ -135,17 +148,23 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
             size_tally[outcome] += 1
             seconds.append(elapsed)
             size_seconds.append(elapsed)
+            named = []
             if looks == "hard":
-                for hard in _hard_looks(style.look) + (["alone"] if len(_hard_looks(style.look)) == 1 else []):
-                    look_tally, look_seconds = by_look.setdefault(hard, ({"right": 0, "refused": 0, "wrong": 0}, []))
-                    look_tally[outcome] += 1
-                    look_seconds.append(elapsed)
+                named += _hard_looks(style.look) + (["alone"] if len(_hard_looks(style.look)) == 1 else [])
+            if looks and kind == "picture":
+                named += _game_looks(style.look)
+            for look_name in named:
+                look_tally, look_seconds = by_look.setdefault(look_name, ({"right": 0, "refused": 0, "wrong": 0}, []))
+                look_tally[outcome] += 1
+                look_seconds.append(elapsed)
         print(_line(name, tally, seconds, f"   refusals: {causes}"), flush=True)
         for board_size in sorted(by_size, key=lambda wh: (int(wh.split("x")[0]) * int(wh.split("x")[1]), wh)):
             print(_line(f"  {board_size}", *by_size[board_size]), flush=True)
-        for hard in [*HARD_LOOKS, "alone"]:  # a screenshot counts under every hard look it has
-            if hard in by_look:
-                print(_line(f"  with {hard}" if hard != "alone" else "  one hard look only", *by_look[hard]), flush=True)
+        labels = {"alone": "  one hard look only", "decorated": "  any decoration", "plain": "  no decoration"}
+        for look_name in [*HARD_LOOKS, "alone", *GAME_LOOKS, "decorated", "plain"]:  # counted under each it has
+            if look_name in by_look:
+                print(_line(labels.get(look_name, f"  with {look_name}"), *by_look[look_name]), flush=True)
+        print(f"  refused seeds: {' '.join(map(str, refused)) or 'none'}", flush=True)
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -34,3 +34,26 @@ def test_crop_gives_the_size_only_when_asked(size: bool, monkeypatch: pytest.Mon
     bench.run(2, ["numbers, no reference"], crop=True, size=size)
     assert len(given) == 2 and all("crop" in kw for kw in given)
     assert all(("width" in kw and "height" in kw) == size for kw in given)
+
+
+def test_game_looks_are_broken_down_by_decoration(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The game looks' styles count each screenshot under each decoration it has, and every style names the
+    seeds it refused."""
+    bench = _bench()
+
+    def read(image: object, reference: object = None, **kwargs: object) -> object:
+        raise bench.PuzzleError("not read here")
+
+    monkeypatch.setattr(bench, "read_screenshot", read)
+    seeds = range(1000, 1012)
+    looks = [bench.random_style(seed, kind="picture", looks=True).look for seed in seeds]
+    bench.run(len(seeds), ["picture, game looks"], first_seed=seeds[0])
+    out = capsys.readouterr().out
+    n_plain = sum(look.is_plain for look in looks)
+    n_bevel = sum(bool(look.bevel) for look in looks)
+    assert 0 < n_bevel < len(seeds)
+    assert f"refused {n_bevel:3d}  wrong   0  of {n_bevel:3d}" in next(
+        line for line in out.splitlines() if line.strip().startswith("with bevel"))
+    assert f"of {len(seeds) - n_plain:3d}" in next(line for line in out.splitlines() if "any decoration" in line)
+    assert "refused seeds: " + " ".join(map(str, seeds)) in out
