@@ -29,8 +29,10 @@ from npuzzle.render.vision import (
     PictureReassemblyError,
     ScreenshotReading,
     UnsolvableReadingError,
+    _colour_spreads,
     _grid_goes_on,
     _kept_share,
+    _lone_cell,
     _read_picture,
     parse_hole_home,
     read_screenshot,
@@ -144,6 +146,49 @@ def test_inner_seam_ratio_tells_a_tile_from_a_block_of_tiles(photo_4x4: Shot) ->
     within += [tb[9 * t + 3 * r + c, 9 * t + 3 * (r + 1) + c] for t in range(len(tiles)) for r in range(2) for c in range(3)]
     others = [m[i, j] for m in (lr, tb) for i in range(len(pieces)) for j in range(len(pieces)) if i != j]
     assert jigsaw.inner_seam_ratio(tiles, 3) == pytest.approx(float(np.median(within) / np.median(others)))
+
+
+def _patterned(cell: np.ndarray, pattern: str) -> np.ndarray:
+    """A cell of ``cell``'s shape filled as games fill a hole: a green gradient or green checks."""
+    h, w = cell.shape[:2]
+    y, x = np.mgrid[0:h, 0:w]
+    if pattern == "gradient":
+        shade = 90 + 80 * (x + y) / (h + w)
+    else:
+        shade = np.where(((x // 8) + (y // 8)) % 2 == 0, 120.0, 170.0)
+    return np.stack([shade * 0.3, shade, shade * 0.4], axis=-1).astype(np.uint8)
+
+
+@pytest.mark.parametrize("pattern", ["gradient", "checks"])
+def test_a_cell_foreign_to_the_picture_meets_no_tile(photo_4x4: Shot, pattern: str) -> None:
+    """best_seams: each tile's best seam with any other, on any side, in typical seams (checked against the
+    plain definition); a hole filled with a pattern stands out, 1.5 times the median tile's or more."""
+    cells = _true_cells(photo_4x4)
+    hole = photo_4x4.board.blank_cell
+    cells[hole] = _patterned(cells[hole], pattern)
+    tiles = jigsaw.tile_arrays(cells)
+    best = jigsaw.best_seams(tiles)
+    lr, tb = jigsaw.seam_costs(tiles)
+    off = ~np.eye(len(tiles), dtype=bool)
+    typical = float(np.median(np.concatenate([lr[off], tb[off]])))
+    for t in range(len(tiles)):
+        plain = min(min(m[t, u], m[u, t]) for m in (lr, tb) for u in range(len(tiles)) if u != t)
+        assert best[t] == pytest.approx(plain / typical)
+    assert int(np.argmax(best)) == hole
+    assert best[hole] >= 1.5 * float(np.median(best))
+
+
+@pytest.mark.parametrize("pattern", ["gradient", "checks"])
+def test_a_patterned_hole_is_weighed_as_the_hole(photo_4x4: Shot, pattern: str) -> None:
+    """The reader weighs as the hole, besides the flattest cells, the one cell that meets no other
+    (``_lone_cell``): the patterned hole; among the picture's own tiles, none."""
+    cells = _true_cells(photo_4x4)
+    hole = photo_4x4.board.blank_cell
+    cells[hole] = _patterned(cells[hole], pattern)
+    tiles = jigsaw.tile_arrays(cells)
+    assert _lone_cell(tiles, _colour_spreads(tiles)) == hole
+    own = np.delete(tiles, hole, axis=0)
+    assert _lone_cell(own, _colour_spreads(own)) is None
 
 
 def test_assemble_exact_cuts(photo_4x4: Shot) -> None:

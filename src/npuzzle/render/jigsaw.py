@@ -233,6 +233,20 @@ def inner_seam_ratio(tiles: np.ndarray, parts: int) -> float:
     return float(np.median(within)) / max(typical, 1e-9)
 
 
+def best_seams(tiles: np.ndarray) -> np.ndarray:
+    """``(n,)``: each tile's best seam (:func:`seam_costs`) with any other tile of ``tiles`` (``(n, side, side,
+    3)``) on any of its four sides, in typical seams (the median cost of every pair). A piece of the picture
+    meets at least one other piece well; a cell foreign to the picture (a hole drawn with a gradient, checks
+    or stripes) meets none: its best seam stands out against the median tile's."""
+    import numpy as np
+
+    lr, tb = seam_costs(tiles)
+    off = ~np.eye(len(tiles), dtype=bool)
+    typical = float(np.median(np.concatenate([lr[off], tb[off]]))) or 1.0
+    best = np.minimum.reduce([lr.min(axis=1), lr.min(axis=0), tb.min(axis=1), tb.min(axis=0)])  # (diagonal FORBIDDEN)
+    return best / typical  # type: ignore[no-any-return]
+
+
 def _normalised(cost: np.ndarray) -> np.ndarray:
     """``cost`` relative to each tile's second-best match on that side (Paikin & Tal 2015): a seam only
     a little better than a tile's other options counts as weak evidence, one far better as strong."""
@@ -926,4 +940,4 @@ def _assembly(
     )
 
 
-__all__ = ["Assembly", "assemble", "inner_seam_ratio", "seam_costs", "tile_arrays"]
+__all__ = ["Assembly", "assemble", "best_seams", "inner_seam_ratio", "seam_costs", "tile_arrays"]

@@ -1629,6 +1629,8 @@ HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this i
 # flat sky tiles flatter (unseen seed 28770: the hole 4th flattest; taking the 3rd, a wrong 6x6 0.56 ahead)
 HOLE_CANDIDATES = 6
 HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the other cells' (median)
+LONE_HOLE = 1.5  # a cell whose best seam is this many times the median cell's meets no other (_lone_cell) ...
+LONE_HOLE_SPREAD = 0.6  # ... and is weighed as the hole too when at most this spread (share, as HOLE_MAX_SPREAD)
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
 PICTURE_MAX_CELLS = 64  # cells of the largest board put back with no reference (8x8: 14 s a hole; 10x10: 77 s)
 LONE_MARGIN = 0.35  # the best reassembly must beat every other one by this many typical seams on its own ...
@@ -2063,6 +2065,9 @@ def _assemblies_on(
         holes = flattest[:1]
     else:  # a flat piece of picture could be the hole: let the seams decide among the flattest cells
         holes = [c for c in flattest[:HOLE_CANDIDATES] if spread[c] <= HOLE_FLAT * spread[flattest[0]]]
+    lone = _lone_cell(tiles, spread)
+    if lone is not None and lone not in holes:  # a hole drawn with a pattern, not flat: let the seams decide
+        holes.append(lone)
 
     def solvable(homes: tuple[int, ...]) -> bool:  # a fairly dealt game shows only boards that reach the goal
         return is_solvable_homes(homes, width, missing)
@@ -2073,6 +2078,30 @@ def _assemblies_on(
         assemblies.append(assemble(cuts, width, height, hole, missing, solvable=solvable, gradient=gradient))
     assemblies.sort(key=lambda a: a.seam_ratio)
     return cells, assemblies
+
+
+def _lone_cell(tiles: np.ndarray, spread: np.ndarray) -> int | None:
+    """The cell of ``tiles`` (as from :func:`npuzzle.render.jigsaw.tile_arrays`; ``spread`` their
+    :func:`_colour_spreads`) that meets no other cell, if one does not: a hole the game fills with a pattern
+    (a gradient, checks, stripes, noise) rather than flat is not always among the flattest cells, where a
+    flat piece of sky can be, but matches no piece of the picture. That is the cell whose best seam
+    (:func:`~npuzzle.render.jigsaw.best_seams`) is :data:`LONE_HOLE` times the median cell's or more, and
+    whose colour spread is at most :data:`LONE_HOLE_SPREAD` of the other cells' median (a busy piece of
+    picture may meet no other piece either). Bench "picture, hard looks" seeds 1057 and 1087, 4x4 boards:
+    the gradient-filled and checked holes (best seams 2.6 and 2.4 times the median cell's, 0.25 and 0.32 as
+    spread as a tile) were read as tiles and a flat sky tile as the hole, with exit 0. On the boards' own
+    cells (dev seeds 0-199) the rule named a cell on 10 of the 200 "hard looks" boards, each time the hole
+    and each time one the flattest cells left out, and on none of 400 boards without hard looks."""
+    import numpy as np
+
+    from .jigsaw import best_seams
+
+    best = best_seams(tiles)
+    lone = int(np.argmax(best))
+    share = float(spread[lone]) / max(1e-9, float(np.median(np.delete(spread, lone))))
+    if best[lone] >= LONE_HOLE * float(np.median(best)) and share <= LONE_HOLE_SPREAD:
+        return lone
+    return None
 
 
 def _seam_cuts(pixels: np.ndarray, grid: Grid, cells: list[np.ndarray] | None = None) -> np.ndarray:
@@ -2168,7 +2197,8 @@ def _picture_causes(
     if (share := _hole_spread_share(cells, best.hole)) > HOLE_MAX_SPREAD:
         causes.append(
             f"no cell is flat enough to be the hole (the one taken for it varies {share:.0%} as much as a "
-            "tile), as when the grid cuts across the hole or takes in the frame (check --size and --crop)"
+            "tile), as when the grid cuts across the hole or takes in the frame (check --size and --crop), or "
+            "the game fills its hole with a pattern"
         )
     if best.seam_ratio > MAX_SEAM_RATIO:
         causes.append(f"its seams are hardly better than chance (ratio {best.seam_ratio:.2f})")
