@@ -2090,8 +2090,8 @@ def _lone_cell(tiles: np.ndarray, spread: np.ndarray) -> int | None:
     picture may meet no other piece either). Bench "picture, hard looks" seeds 1057 and 1087, 4x4 boards:
     the gradient-filled and checked holes (best seams 2.6 and 2.4 times the median cell's, 0.25 and 0.32 as
     spread as a tile) were read as tiles and a flat sky tile as the hole, with exit 0. On the boards' own
-    cells (dev seeds 0-199) the rule named a cell on 10 of the 200 "hard looks" boards, each time the hole
-    and each time one the flattest cells left out, and on none of 400 boards without hard looks."""
+    cells (dev seeds 0-199) the rule named a cell on 10 of the 200 "hard looks" boards, each time the hole,
+    and one the flattest cells had left out, and on none of 400 boards without hard looks."""
     import numpy as np
 
     from .jigsaw import best_seams
