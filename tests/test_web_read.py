@@ -176,7 +176,7 @@ def test_numbered_tiles_with_the_hole_home_first(client: TestClient) -> None:
             and read.json()["missing"] == 0
         )
     else:  # the other parity class: refused, saying so
-        assert_refused(read, 400, "UnsolvableError", "hole in cell 0")
+        assert_refused(read, 400, "UnsolvableReadingError", "hole in cell 0")
 
 
 def test_picture_tiles_without_a_reference_are_put_back_together(client: TestClient) -> None:

@@ -80,8 +80,8 @@ HoleHomeOption = Annotated[
     str | None,
     typer.Option(
         "--hole-home",
-        help="Picture tiles without --reference: the hole's cell in the solved picture (0-based), top-left "
-        "or bottom-right (default).",
+        help="Where the hole belongs when solved (0-based cell), top-left or bottom-right (default): picture "
+        "tiles without --reference (the missing piece's home), or numbered tiles (1..N-1 in order around it).",
     ),
 ]
 SOLVE_SECONDS = 30.0  # solve-screenshot's default budget of the search

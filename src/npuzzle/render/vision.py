@@ -6,7 +6,8 @@ puzzle. Without a reference, numbered tiles are read by OCR (:mod:`~npuzzle.rend
 are reassembled from their own seams (:mod:`~npuzzle.render.jigsaw`). The matching against a reference is
 described below. Output (:class:`ScreenshotReading`): a Board whose
 labels are the tiles' home cells ``1..N`` (row-major, 1-based), ``0`` in the empty cell; the goal is the
-"missing number" layout :func:`npuzzle.goals.blank_at` with the hole at the missing tile's home.
+"missing number" layout :func:`npuzzle.goals.blank_at` with the hole at the missing tile's home. Numbered
+tiles keep their numbers, their goal 1..N-1 around the hole's home (:func:`numbers_goal`).
 
 Method
     Every cell of both images is reduced to a :data:`FEATURE_SIDE`² colour thumbnail of its inner part
@@ -96,8 +97,10 @@ class AmbiguousTilesError(PuzzleError, ValueError):
 class ScreenshotReading:
     """What :func:`read_screenshot` saw.
 
-    ``board``: labels are home cells 1..N, 0 is the empty cell. ``goal``: :func:`~npuzzle.goals.blank_at`
-    with the hole at ``missing`` (the home cell, 0-based, of the tile not on the screenshot).
+    ``board``: labels are home cells 1..N (picture tiles) or the numbers read (numbered tiles), 0 is the
+    empty cell. ``goal``: for picture tiles :func:`~npuzzle.goals.blank_at` with the hole at ``missing`` (the
+    home cell, 0-based, of the tile not on the screenshot); for numbered tiles 1..N-1 in reading order around
+    the hole's home ``missing`` (:func:`numbers_goal`).
     ``confidence``: one value in [0, 1] per screenshot cell, row-major. ``ambiguous``: groups of cells
     whose reading could be exchanged (empty when every tile is clear).
     """
@@ -688,7 +691,8 @@ def read_screenshot(
     screenshot of the solved puzzle cropped to the board) the tiles are matched to its pieces; without one the
     tiles' numbers are read by OCR (:mod:`npuzzle.render.ocr`), and picture tiles with no numbers are
     reassembled from their own seams (:mod:`npuzzle.render.jigsaw`), the hole's home being ``hole_home`` (a
-    cell 0-based, ``"top-left"`` or ``"bottom-right"``, the default). When the game shows its finished picture
+    cell 0-based, ``"top-left"`` or ``"bottom-right"``, the default); numbered tiles go 1..N-1 in reading
+    order around that home (``"top-left"``: the blank-first goal). When the game shows its finished picture
     beside the board (a preview), the tiles are matched to it first; it also shows where the missing piece
     belongs (the reading's ``preview`` is its box); a picture-like box alike the board that the tiles do not
     match refuses the assumed ``hole_home``. ``blank_cell`` (0-based) tells where the
@@ -1373,7 +1377,7 @@ def _read_without_reference(
     assert first is not None
     if width is None:  # no grid located gave a reading: perhaps touching numbered tiles, lines unseen
         try:
-            reading = _read_numbers_around_hole(image, grids)
+            reading = _read_numbers_around_hole(image, grids, hole_home)
         except ReadingError as numbers_refusal:  # numbers on every tile: that refusal names the cause
             raise numbers_refusal from None
         if reading is not None:
@@ -1396,7 +1400,7 @@ def _read_layout(
     and through a 3x4 grid reaching into the window below the board, a row of flat window cells taken for
     the picture's top row)."""
     if not pictures:
-        return _read_numbers(image, grid, None, width, height)
+        return _read_numbers(image, grid, None, width, height, hole_home=hole_home)
     if _looks_like_picture(image, grid):  # reassemble first; OCR only if that fails
         from .ocr import OcrUnavailableError
 
@@ -1404,7 +1408,7 @@ def _read_layout(
             return _read_picture(image, grid, hole_home, strict, size_given=width is not None)
         except PictureReassemblyError as exc:
             try:
-                return _read_numbers(image, grid, None, width, height)
+                return _read_numbers(image, grid, None, width, height, hole_home=hole_home)
             except OcrUnavailableError as ocr_exc:  # the picture's cause first: it is why no reading came
                 raise PictureReassemblyError(f"{exc}; numbers could not be looked for ({ocr_exc})", exc.reading) from None
             except NumbersUnreadableError as numbers_exc:
@@ -1414,14 +1418,14 @@ def _read_layout(
                 if numbers_exc.cells_needed is None or width is not None:
                     raise exc from None
                 try:  # numbers after all, on a part of the board (small tiles with busy edges)
-                    return _read_numbers_bigger(image, grid, numbers_exc, numbers_exc.cells_needed)
+                    return _read_numbers_bigger(image, grid, numbers_exc, numbers_exc.cells_needed, hole_home)
                 except NumbersUnreadableError:
                     raise exc from None
     try:
-        return _read_numbers(image, grid, None, width, height)
+        return _read_numbers(image, grid, None, width, height, hole_home=hole_home)
     except NumbersUnreadableError as exc:
         if exc.cells_needed is not None and width is None:
-            return _read_numbers_bigger(image, grid, exc, exc.cells_needed)
+            return _read_numbers_bigger(image, grid, exc, exc.cells_needed, hole_home)
         if _numbers_seen(exc):  # not a picture puzzle
             raise
         numbers_problem = exc
@@ -1438,7 +1442,11 @@ MAX_SIDE = 10  # tiles along a side of the bigger boards tried
 
 
 def _read_numbers_bigger(
-    image: PILImage.Image, grid: Grid, problem: NumbersUnreadableError, cells: int
+    image: PILImage.Image,
+    grid: Grid,
+    problem: NumbersUnreadableError,
+    cells: int,
+    hole_home: int | str | None = None,
 ) -> ScreenshotReading:
     """The numbers read say the board has at least ``cells`` cells, more than ``grid`` (part of the board
     taken for all of it): look again for a grid of that many cells, the shapes closest to the grid found
@@ -1454,7 +1462,7 @@ def _read_numbers_bigger(
     for w, h in shapes[:2]:
         try:
             bigger = locate_grid(image, w, h)
-            return _read_numbers(image, bigger, None, w, h)
+            return _read_numbers(image, bigger, None, w, h, hole_home=hole_home)
         except (GridNotFoundError, NumbersUnreadableError):
             continue
     columns, rows = grid.columns, grid.rows
@@ -1481,7 +1489,9 @@ def _read_numbers_bigger(
                 reads += 1
                 try:
                     seen = {(r + before_r) * w + c + before_c for r in range(rows.count) for c in range(columns.count)}
-                    return _read_numbers(image, grown, None, w, h, added=set(range(w * h)) - seen)
+                    return _read_numbers(
+                        image, grown, None, w, h, added=set(range(w * h)) - seen, hole_home=hole_home
+                    )
                 except NumbersUnreadableError:
                     continue
     raise problem
@@ -1491,7 +1501,9 @@ NUMBER_HOLE_GRIDS = 2  # grids fitted to the hole read for numbers at most, the 
 NUMBER_CENTRED = 0.12  # a grid whose cells' numbers lie further off centre than this (share of a side) is off
 
 
-def _read_numbers_around_hole(image: PILImage.Image, near: list[Grid]) -> ScreenshotReading | None:
+def _read_numbers_around_hole(
+    image: PILImage.Image, near: list[Grid], hole_home: int | str | None = None
+) -> ScreenshotReading | None:
     """Numbered tiles read on a grid fitted to the hole: numbered tiles that touch, their faces one colour,
     draw no lines between them, so no grid is located (or a board's outline cut evenly cuts across them),
     but the hole still shows one tile's size, and each tile its number in its middle. Each flat rectangle
@@ -1524,7 +1536,7 @@ def _read_numbers_around_hole(image: PILImage.Image, near: list[Grid]) -> Screen
     refusal: ReadingError | None = None
     for grid in centred[:NUMBER_HOLE_GRIDS]:
         try:
-            reading = _read_numbers(image, grid, None, None, None)
+            reading = _read_numbers(image, grid, None, None, None, hole_home=hole_home)
             _check_solvable(reading)
             return reading
         except ReadingError as exc:
@@ -2481,8 +2493,10 @@ def _read_numbers(
     width: int | None,
     height: int | None,
     added: Collection[int] = (),
+    hole_home: int | str | None = None,
 ) -> ScreenshotReading:
-    """The numbers on the tiles of ``grid`` by OCR, each once, with one empty cell. Cells not read surely
+    """The numbers on the tiles of ``grid`` by OCR, each once, with one empty cell, their goal 1..N-1 around
+    ``hole_home`` (:func:`numbers_goal`). Cells not read surely
     may be settled by elimination (:func:`_settle_unsure`), which trusts them to be tiles; the ``added``
     cells (of a grid grown past the cells seen) may not: they must be read surely, or be the empty cell.
     Unseen seed 29085: a 3x3 located as its lower two rows and grown by a row below the board, whose two
@@ -2494,6 +2508,8 @@ def _read_numbers(
         raise problem
     _check_time()
     n = grid.width * grid.height
+    home = parse_hole_home(hole_home, grid.width, grid.height)
+    goal = numbers_goal(grid.width, grid.height, home)
     got = read_numbers(_crops(image, grid))
     size = f"{grid.width}x{grid.height}"
     legible = [c for c, v in enumerate(got.numbers) if v is not None or got.candidates_of(c)]
@@ -2530,7 +2546,10 @@ def _read_numbers(
     numbers = list(got.numbers)
     confidence = list(got.confidence)
     if unread and not set(unread) & set(added) and len(unread) == len(missing) and not out_of_range and not repeated:
-        settled = _settle_unsure(numbers, unread, missing, got, grid.width, grid.height)
+        settled = _settle_unsure(numbers, unread, missing, got, goal)
+        if settled is None and home != n - 1 and _settle_unsure(numbers, unread, missing, got, None) is not None:
+            # the numbers seen settle one way, but not for this goal: the hole's home is the likelier cause
+            raise _numbers_parity_refusal(home)
         if settled is not None:
             for cell, value in zip(unread, settled, strict=True):
                 numbers[cell] = value
@@ -2561,8 +2580,20 @@ def _read_numbers(
         confidence[doubtful[0]] = MIN_CONFIDENCE
     tiles = [0 if cell == hole else int(numbers[cell] or 0) for cell in range(n)]
     board = Board(tiles, grid.width, grid.height, blank=0)
-    goal = blank_at(grid.width, grid.height, n - 1)
-    return ScreenshotReading(board, goal, tuple(confidence), n - 1, (), "numbers", grid)
+    return ScreenshotReading(board, goal, tuple(confidence), home, (), "numbers", grid)
+
+
+def numbers_goal(width: int, height: int, hole_home: int) -> Board:
+    """The goal of numbered tiles whose hole belongs in cell ``hole_home`` (0-based): 1..N-1 in reading
+    order around it; the classic goal for the last cell, the blank-first one for the first.
+
+    >>> numbers_goal(3, 3, 0).tiles
+    (0, 1, 2, 3, 4, 5, 6, 7, 8)
+    >>> numbers_goal(3, 2, 2).tiles
+    (1, 2, 0, 3, 4, 5)
+    """
+    numbers = iter(range(1, width * height))
+    return Board([0 if cell == hole_home else next(numbers) for cell in range(width * height)], width, height)
 
 
 MAX_UNSURE = 4  # at most this many cells settled by elimination (4! = 24 arrangements tried)
@@ -2573,12 +2604,12 @@ def _settle_unsure(
     unsure: list[int],
     missing: list[int],
     got: NumberReading,
-    width: int,
-    height: int,
+    goal: Board | None,
 ) -> tuple[int, ...] | None:
     """The numbers for the ``unsure`` cells when exactly one way of placing the ``missing`` numbers there
     fits: each cell takes one of the numbers it was read as (any missing number when it was read as none of
-    them) and the board is solvable (a dealt board is, and swapping two numbers flips that). ``None`` when
+    them) and the board can reach ``goal`` (a dealt board can, and swapping two numbers flips that; any
+    board for ``None``). ``None`` when
     no way or more than one fits, or there are more ``unsure`` cells than cells read surely: then the reading
     is refused. Unseen seed 32058, a 4x4 picture board whose whole window was cut 2x2: not one number read
     on any cell, the three cells were settled by OCR guesses and parity and returned with exit 0."""
@@ -2592,15 +2623,13 @@ def _settle_unsure(
     for cell in unsure:
         seen = set(got.candidates_of(cell)) & set(missing)
         allowed.append(seen or set(missing))
-    n = width * height
-    goal = blank_at(width, height, n - 1)
     fits = []
     for values in permutations(missing):
         if all(v in ok for v, ok in zip(values, allowed, strict=True)):
             tiles = [int(v or 0) for v in numbers]
             for cell, value in zip(unsure, values, strict=True):
                 tiles[cell] = value
-            if is_solvable(Board(tiles, width, height, blank=0), goal):
+            if goal is None or is_solvable(Board(tiles, goal.width, goal.height, blank=0), goal):
                 fits.append(values)
     return fits[0] if len(fits) == 1 else None
 
@@ -2609,10 +2638,20 @@ def _check_solvable(reading: ScreenshotReading) -> None:
     from ..solvability import is_solvable
 
     if not is_solvable(reading.board, reading.goal):
+        if reading.kind == "numbers":
+            raise _numbers_parity_refusal(reading.missing)
         raise UnsolvableReadingError(
             "the board read cannot reach its goal (the other parity class), so some tiles must be misread; "
             "check --size, --crop and --reference, or the screenshot is not of a sliding puzzle dealt fairly"
         )
+
+
+def _numbers_parity_refusal(hole_home: int) -> UnsolvableReadingError:
+    return UnsolvableReadingError(
+        f"the numbers read cannot reach their goal with the hole in cell {hole_home} (the other parity class): "
+        "check where the hole belongs (--hole-home), or some numbers were misread: check --size and --crop "
+        "(cells 0-based)"
+    )
 
 
 def _confidence(
@@ -2679,6 +2718,7 @@ __all__ = [
     "ScreenshotReading",
     "UnsolvableReadingError",
     "cell_features",
+    "numbers_goal",
     "parse_hole_home",
     "read_screenshot",
     "refusal_data",

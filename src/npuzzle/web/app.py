@@ -523,8 +523,6 @@ def decode_picture(text: str, what: str, max_pixels: int) -> Any:
 
 def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = None) -> ReadResponse:
     """The ``/api/read`` work: decode, call the reader (stopping it after ``max_seconds``), shape the answer."""
-    import inspect
-
     from ..render.vision import read_screenshot
 
     if request.width is not None and request.height is not None:  # refused before the seconds of reading
@@ -538,24 +536,18 @@ def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = 
     }
     if request.crop is not None:
         options["crop"] = tuple(request.crop)
-    if request.hole_home is not None and reference is None:  # for a picture put back together without one
-        accepted = inspect.signature(read_screenshot).parameters
-        name = next((n for n in ("hole_home", "missing_cell", "hole") if n in accepted), None)
-        if name is not None:
-            options[name] = request.hole_home
-    reading = read_screenshot(shot, request.width, request.height, reference, **options)  # checks blank_cell
-    goal_board, missing = reading.goal, reading.missing
-    if reading.kind == "numbers" and request.hole_home is not None:  # numbers 1..N-1 in order around the hole
-        goal_board, missing = _numbers_goal(reading.board, request.hole_home), request.hole_home
+    if request.hole_home is not None and reference is None:  # a reference shows where the hole belongs
+        options["hole_home"] = request.hole_home
+    reading = read_screenshot(shot, request.width, request.height, reference, **options)  # checks both cells
     grid = getattr(reading, "grid", None)
     return ReadResponse(
         width=reading.board.width,
         height=reading.board.height,
         tiles=list(reading.board.tiles),
-        goal=list(goal_board.tiles),
+        goal=list(reading.goal.tiles),
         confidence=[round(float(c), 3) for c in reading.confidence],
         kind=reading.kind,
-        missing=missing,
+        missing=reading.missing,
         ambiguous=[list(g) for g in reading.ambiguous],
         cells=None if grid is None else [[round(float(v), 1) for v in box] for box in grid.cell_boxes()],
         preview=None if reading.preview is None else [round(float(v), 1) for v in reading.preview],
@@ -566,36 +558,13 @@ def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = 
 
 def _check_cells(request: ReadRequest, width: int, height: int) -> None:
     """:class:`BoardFormatError` when the request's ``blank_cell`` or ``hole_home`` is not a cell of the
-    ``width`` × ``height`` board it names: refused before the seconds of reading (the reader and
-    :func:`_numbers_goal` check them against the board read)."""
+    ``width`` × ``height`` board it names: refused before the seconds of reading (the reader checks them against the board
+    read)."""
     n = width * height
     for name in ("blank_cell", "hole_home"):
         cell = getattr(request, name)
         if cell is not None and not 0 <= cell < n:
             raise BoardFormatError(f"{name} {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
-
-
-def _numbers_goal(board: Board, hole_home: int) -> Board:
-    """The goal of a numbered board whose hole belongs in cell ``hole_home``: 1..N-1 in reading order around
-    it; :class:`UnsolvableError` when the board read cannot reach it."""
-    from ..errors import UnsolvableError
-    from ..solvability import is_solvable
-
-    n = board.n_cells
-    if not 0 <= hole_home < n:
-        raise BoardFormatError(
-            f"hole_home {hole_home} is outside a {board.width}x{board.height} board (0..{n - 1})"
-        )
-    numbers = iter(range(1, n))
-    goal_board = Board(
-        [0 if cell == hole_home else next(numbers) for cell in range(n)], board.width, board.height
-    )
-    if not is_solvable(board, goal_board):
-        raise UnsolvableError(
-            f"the board read cannot reach the goal with the hole in cell {hole_home} (the other parity class): "
-            "check where the hole belongs, or some numbers were misread"
-        )
-    return goal_board
 
 
 def layouts_for(width: int, height: int) -> list[Layout]:
