@@ -262,13 +262,16 @@ def test_a_tiny_budget_on_a_big_board_returns_the_quick_answer(layout: str, widt
     assert s.lower_bound is not None and 0 < s.lower_bound < s.length and not s.optimal
 
 
-def test_a_budget_overrun_is_said_and_a_kept_one_is_not() -> None:
-    """The quick answer on a 60x60 takes about half a second: a budget of 10 ms cannot be kept, and the
-    answer says so and why; a 3x3 keeps its budget and says nothing of it."""
+def test_a_budget_overrun_is_said_and_a_kept_one_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick answer on a 60x60 takes 0.2-0.5 s: a budget of 10 ms cannot be kept, and the answer says so
+    and why (any overrun at all counts here: the slack of OVERRUN_SECONDS is larger than this answer takes on
+    a fast moment of CI, 1 failure in CI on 84ef2cd); a 3x3 keeps its budget and says nothing of it."""
+    monkeypatch.setattr(anytime, "OVERRUN_SECONDS", 0.0)
     target = classic(60, 60)
     s = solve_anytime(generate(target, "shuffle", seed=3)[0], target, seconds=0.01)
     overrun = [note for note in s.notes if "over the 0.01 s budget" in note]
     assert len(overrun) == 1 and "the first answer alone took" in overrun[0], s.notes
+    monkeypatch.undo()
     small = solve_anytime(generate(classic(3, 3), "shuffle", seed=3)[0], classic(3, 3), seconds=2)
     assert not any("budget" in note for note in small.notes)
 
