@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given
 
 from npuzzle import Board, BoardFormatError, GoalMismatchError
-from npuzzle.goals import LAYOUTS, goal, goal_for, spiral_order, tile_labels
+from npuzzle.goals import (
+    LAYOUTS,
+    around_blank,
+    blank_first,
+    classic,
+    goal,
+    goal_for,
+    spiral_order,
+    tile_labels,
+)
 from strategies import goals, sizes
 
 
@@ -101,3 +110,17 @@ def test_goal_parameters_are_read_strictly(layout: str, kwargs: dict[str, int], 
 def test_goal_parameters_that_agree_are_accepted() -> None:
     assert goal("blank-at:2", 3, 3, cell=2) == goal("blank-at", 3, 3, cell=2) == goal("blank-at:+2", 3, 3)
     assert goal("random:0", 3, 3) == goal("random", 3, 3, seed=0) != goal("random:1", 3, 3)
+
+
+@given(sizes())
+def test_around_blank_numbers_every_other_cell_in_order(size: tuple[int, int]) -> None:
+    width, height = size
+    n = width * height
+    assert around_blank(width, height) == classic(width, height)
+    assert around_blank(width, height, 0) == blank_first(width, height)
+    for cell in range(n):
+        tiles = around_blank(width, height, cell).tiles
+        assert tiles[cell] == 0
+        assert [t for t in tiles if t] == list(range(1, n))
+    with pytest.raises(BoardFormatError, match="outside"):
+        around_blank(width, height, n)

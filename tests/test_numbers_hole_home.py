@@ -10,15 +10,16 @@ import shutil
 import pytest
 
 from npuzzle.board import Board
+from npuzzle.goals import around_blank
 from npuzzle.render.ocr import NumberReading
-from npuzzle.render.vision import _settle_unsure, numbers_goal
+from npuzzle.render.vision import _settle_unsure
 from npuzzle.solvability import is_solvable
 
 
 def test_the_goal_of_numbered_tiles_goes_round_the_hole() -> None:
-    assert numbers_goal(4, 4, 15) == Board([*range(1, 16), 0], 4, 4)  # classic
-    assert numbers_goal(4, 4, 0) == Board(list(range(16)), 4, 4)  # blank first
-    assert numbers_goal(2, 3, 3).tiles == (1, 2, 3, 0, 4, 5)
+    assert around_blank(4, 4, 15) == Board([*range(1, 16), 0], 4, 4)  # classic
+    assert around_blank(4, 4, 0) == Board(list(range(16)), 4, 4)  # blank first
+    assert around_blank(2, 3, 3).tiles == (1, 2, 3, 0, 4, 5)
 
 
 def test_cells_not_read_surely_are_settled_for_the_goal_given() -> None:
@@ -30,7 +31,7 @@ def test_cells_not_read_surely_are_settled_for_the_goal_given() -> None:
     got = NumberReading(tuple(numbers), (0.0, 0.0, *(1.0,) * 13, 0.0), (15,), candidates)
     ways = {}
     for home in (15, 0):
-        goal = numbers_goal(4, 4, home)
+        goal = around_blank(4, 4, home)
         settled = _settle_unsure(list(numbers), [0, 1], [1, 2], got, goal)
         assert settled is not None
         assert is_solvable(Board([*settled, *range(3, 16), 0], 4, 4), goal)
@@ -54,10 +55,10 @@ def test_numbered_tiles_are_read_for_the_hole_home_given() -> None:
 
     small = _numbered(3, 3, 3)
     reading = read_screenshot(small.image, hole_home=5)
-    assert (reading.board, reading.goal, reading.missing) == (small.board, numbers_goal(3, 3, 5), 5)
+    assert (reading.board, reading.goal, reading.missing) == (small.board, around_blank(3, 3, 5), 5)
     assert reading.kind == "numbers"
     shot = _numbered(4, 4, 5)
     assert read_screenshot(shot.image).board == shot.board
-    assert not is_solvable(shot.board, numbers_goal(4, 4, 0))
+    assert not is_solvable(shot.board, around_blank(4, 4, 0))
     with pytest.raises(UnsolvableReadingError, match=r"with the hole in cell 0 .*--hole-home"):
         read_screenshot(shot.image, hole_home="top-left")

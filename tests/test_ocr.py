@@ -10,9 +10,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 from npuzzle.board import Board
-from npuzzle.goals import blank_at
+from npuzzle.goals import around_blank, blank_at
 from npuzzle.render import ocr
-from npuzzle.render.vision import _settle_unsure, numbers_goal
+from npuzzle.render.vision import _settle_unsure
 from screenshots import font
 
 
@@ -72,7 +72,7 @@ def test_two_illegible_cells_are_settled_by_solvability() -> None:
     """Two cells read as nothing, two numbers missing: only one of the two placings is solvable."""
     unsure = [c for c, v in enumerate(_unsure_case({})[2].tiles) if v in (3, 7)]
     numbers, reading, board = _unsure_case({c: () for c in unsure})
-    settled = _settle_unsure(numbers, unsure, [3, 7], reading, numbers_goal(3, 3, 8))
+    settled = _settle_unsure(numbers, unsure, [3, 7], reading, around_blank(3, 3, 8))
     assert settled == tuple(board.tiles[c] for c in unsure)
 
 
@@ -81,20 +81,20 @@ def test_candidates_settle_and_contradictions_refuse() -> None:
     cells = [c for c, v in enumerate(board.tiles) if v in (2, 4, 6)]
     truth = tuple(board.tiles[c] for c in cells)
     numbers, reading, _ = _unsure_case({c: (board.tiles[c], 9) for c in cells})
-    assert _settle_unsure(numbers, cells, sorted(truth), reading, numbers_goal(3, 3, 8)) == truth
+    assert _settle_unsure(numbers, cells, sorted(truth), reading, around_blank(3, 3, 8)) == truth
     # three cells read as nothing: three of the six placings are solvable, so no answer
     numbers, reading, _ = _unsure_case({c: () for c in cells})
-    assert _settle_unsure(numbers, cells, sorted(truth), reading, numbers_goal(3, 3, 8)) is None
+    assert _settle_unsure(numbers, cells, sorted(truth), reading, around_blank(3, 3, 8)) is None
 
 
 def test_elimination_settles_no_more_cells_than_were_read_surely() -> None:
     """Unseen seed 32058: a 2x2 cut of a whole window, no number read surely, each cell guessed once: one
     placing of 1..3 was solvable and it came back with exit 0. Settling needs as many cells read as settled."""
     reading = ocr.NumberReading((None, None, None, None), (0.0, 0.0, 0.0, 0.0), (3,), ((1,), (2,), (3,), ()))
-    assert _settle_unsure([None, None, None, None], [0, 1, 2], [1, 2, 3], reading, numbers_goal(2, 2, 3)) is None
+    assert _settle_unsure([None, None, None, None], [0, 1, 2], [1, 2, 3], reading, around_blank(2, 2, 3)) is None
     # one cell read surely, one guessed: settled
     reading = ocr.NumberReading((1, None, 3, None), (1.0, 0.0, 1.0, 0.0), (3,), ((), (2,), (), ()))
-    assert _settle_unsure([1, None, 3, None], [1], [2], reading, numbers_goal(2, 2, 3)) == (2,)
+    assert _settle_unsure([1, None, 3, None], [1], [2], reading, around_blank(2, 2, 3)) == (2,)
 
 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")

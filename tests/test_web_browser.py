@@ -1361,14 +1361,15 @@ def _refusals() -> list[tuple[dict[str, Any], int | None, list[str], list[str]]]
     _preview_refusal, _check_preview_home), with no data (as a refusal without a reading); the others are
     made by the library."""
     from npuzzle.board import Board
-    from npuzzle.render.vision import ScreenshotReading, UnsolvableReadingError, _check_solvable, numbers_goal
+    from npuzzle.goals import around_blank
+    from npuzzle.render.vision import ScreenshotReading, UnsolvableReadingError, _check_solvable
     from npuzzle.web.app import field_words
     from npuzzle.web.guard import shorten
 
     parity = None
     for tiles in ([1, 2, 3, 4, 5, 6, 7, 8, 0], [2, 1, 3, 4, 5, 6, 7, 8, 0]):
         try:  # numbers read, their hole's home given as cell 4
-            _check_solvable(ScreenshotReading(Board(tiles, 3, 3), numbers_goal(3, 3, 4), (1.0,) * 9, 4, kind="numbers"))
+            _check_solvable(ScreenshotReading(Board(tiles, 3, 3), around_blank(3, 3, 4), (1.0,) * 9, 4, kind="numbers"))
         except UnsolvableReadingError as refusal:
             parity = str(refusal)
     assert parity is not None and "the hole in cell 4" in parity

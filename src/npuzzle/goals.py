@@ -128,6 +128,25 @@ def blank_at(width: int, height: int, cell: int | None = None, blank: int = 0) -
     return Board(tiles, width, height, blank)
 
 
+def around_blank(width: int, height: int, cell: int | None = None, blank: int = 0) -> Board:
+    """1..N-1 row-major around the blank, which stands in ``cell`` (0-based; the last cell by default).
+
+    Numbered games whose hole belongs elsewhere than the last cell number the tiles around it. The last cell
+    gives :func:`classic`, cell 0 :func:`blank_first`; unlike :func:`blank_at` no label is skipped.
+
+    >>> around_blank(3, 2, 2).tiles
+    (1, 2, 0, 3, 4, 5)
+    >>> around_blank(3, 3, 0) == blank_first(3, 3)
+    True
+    """
+    width, height, blank = _check(width, height, blank)
+    n = width * height
+    cell = n - 1 if cell is None else check_label(cell, "blank cell")
+    if not 0 <= cell < n:
+        raise BoardFormatError(f"blank cell {cell} is outside a {width}x{height} board (0..{n - 1})")
+    return _from_order([*(c for c in range(n) if c != cell), cell], width, height, blank)
+
+
 def random_goal(width: int, height: int, seed: int | None = None, blank: int = 0) -> Board:
     """Labels 1..N-1 and the blank in a random arrangement drawn from ``seed``."""
     width, height, blank = _check(width, height, blank)
@@ -297,6 +316,7 @@ def check_same_labels(start: Board, goal_board: Board) -> None:
 __all__ = [
     "ALIASES",
     "LAYOUTS",
+    "around_blank",
     "blank_at",
     "blank_first",
     "check_same_labels",

@@ -7,7 +7,7 @@ are reassembled from their own seams (:mod:`~npuzzle.render.jigsaw`). The matchi
 described below. Output (:class:`ScreenshotReading`): a Board whose
 labels are the tiles' home cells ``1..N`` (row-major, 1-based), ``0`` in the empty cell; the goal is the
 "missing number" layout :func:`npuzzle.goals.blank_at` with the hole at the missing tile's home. Numbered
-tiles keep their numbers, their goal 1..N-1 around the hole's home (:func:`numbers_goal`).
+tiles keep their numbers, their goal 1..N-1 around the hole's home (:func:`npuzzle.goals.around_blank`).
 
 Method
     Every cell of both images is reduced to a :data:`FEATURE_SIDE`² colour thumbnail of its inner part
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..board import Board
 from ..errors import PuzzleError, SearchLimitExceeded
-from ..goals import blank_at
+from ..goals import around_blank, blank_at
 from .image import PictureError, cell_boxes, check_picture_size, load_picture
 from .locate import Axis, Grid, GridNotFoundError, boxes_meet, candidate_grids, locate_grid, locate_grids
 
@@ -100,7 +100,7 @@ class ScreenshotReading:
     ``board``: labels are home cells 1..N (picture tiles) or the numbers read (numbered tiles), 0 is the
     empty cell. ``goal``: for picture tiles :func:`~npuzzle.goals.blank_at` with the hole at ``missing`` (the
     home cell, 0-based, of the tile not on the screenshot); for numbered tiles 1..N-1 in reading order around
-    the hole's home ``missing`` (:func:`numbers_goal`).
+    the hole's home ``missing`` (:func:`npuzzle.goals.around_blank`).
     ``confidence``: one value in [0, 1] per screenshot cell, row-major. ``ambiguous``: groups of cells
     whose reading could be exchanged (empty when every tile is clear).
     """
@@ -2496,7 +2496,7 @@ def _read_numbers(
     hole_home: int | str | None = None,
 ) -> ScreenshotReading:
     """The numbers on the tiles of ``grid`` by OCR, each once, with one empty cell, their goal 1..N-1 around
-    ``hole_home`` (:func:`numbers_goal`). Cells not read surely
+    ``hole_home`` (:func:`npuzzle.goals.around_blank`). Cells not read surely
     may be settled by elimination (:func:`_settle_unsure`), which trusts them to be tiles; the ``added``
     cells (of a grid grown past the cells seen) may not: they must be read surely, or be the empty cell.
     Unseen seed 29085: a 3x3 located as its lower two rows and grown by a row below the board, whose two
@@ -2509,7 +2509,7 @@ def _read_numbers(
     _check_time()
     n = grid.width * grid.height
     home = parse_hole_home(hole_home, grid.width, grid.height)
-    goal = numbers_goal(grid.width, grid.height, home)
+    goal = around_blank(grid.width, grid.height, home)
     got = read_numbers(_crops(image, grid))
     size = f"{grid.width}x{grid.height}"
     legible = [c for c, v in enumerate(got.numbers) if v is not None or got.candidates_of(c)]
@@ -2581,19 +2581,6 @@ def _read_numbers(
     tiles = [0 if cell == hole else int(numbers[cell] or 0) for cell in range(n)]
     board = Board(tiles, grid.width, grid.height, blank=0)
     return ScreenshotReading(board, goal, tuple(confidence), home, (), "numbers", grid)
-
-
-def numbers_goal(width: int, height: int, hole_home: int) -> Board:
-    """The goal of numbered tiles whose hole belongs in cell ``hole_home`` (0-based): 1..N-1 in reading
-    order around it; the classic goal for the last cell, the blank-first one for the first.
-
-    >>> numbers_goal(3, 3, 0).tiles
-    (0, 1, 2, 3, 4, 5, 6, 7, 8)
-    >>> numbers_goal(3, 2, 2).tiles
-    (1, 2, 0, 3, 4, 5)
-    """
-    numbers = iter(range(1, width * height))
-    return Board([0 if cell == hole_home else next(numbers) for cell in range(width * height)], width, height)
 
 
 MAX_UNSURE = 4  # at most this many cells settled by elimination (4! = 24 arrangements tried)
@@ -2718,7 +2705,6 @@ __all__ = [
     "ScreenshotReading",
     "UnsolvableReadingError",
     "cell_features",
-    "numbers_goal",
     "parse_hole_home",
     "read_screenshot",
     "refusal_data",
