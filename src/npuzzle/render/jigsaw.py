@@ -14,6 +14,13 @@ Method
     compatibility (:func:`_gradient_costs`) is added, scaled to the same typical seam: on exact grids it puts
     more true neighbours first, but on a grid a few pixels off it can make a wrong arrangement look sure, so
     the reader uses it only as a second witness (``npuzzle.render.vision._witnessed_on``).
+    *Decoration* (:func:`decorated_seam_costs`). Games draw the same bevel, line, highlight or rounded
+    corners on every tile, and at a seam that decoration, not the picture, is what two tiles share: a dark
+    band meets a light one whatever the pictures do. :mod:`npuzzle.render.shading` estimates it from all
+    the tiles as a per-position blend (``observed = gain · true + offset``) and undoes it before the seams
+    are weighed, filling the positions a line or a corner hides from further in; tiles where no decoration
+    is found are weighed exactly as before. :func:`assemble` does not call it yet: the reader's tests and
+    bench have not all been run with it (session 45).
     *Placement* (:func:`assemble`). The board's size is known, so every cell but the hole's home takes one
     tile. Boards of up to :data:`EXHAUSTIVE_PIECES` pieces (3×3, 2×4) weigh every arrangement. Larger ones
     run a beam search that fills the cells in raster order (and in the three mirrored orders), each partial
@@ -207,10 +214,26 @@ def seam_costs(tiles: np.ndarray, gradient: bool = False, along: int = ALONG) ->
     30800-31199 from 354 to 362, none wrong; but unseen 31577 was then read wrong, so it lands only with the
     reader's MIN_BUDDIES rule and loose doubt (unseen 30800-31999: 1080 right of 1200, none wrong).
     ``inner_seam_ratio`` keeps ``along=1``."""
-    lr = _side_costs(_along(tiles[:, :, -EDGE_DEPTH:, :], along), _along(tiles[:, :, :EDGE_DEPTH, :], along), gradient)
-    t = tiles.transpose(0, 2, 1, 3)  # rows become columns
-    tb = _side_costs(_along(t[:, :, -EDGE_DEPTH:, :], along), _along(t[:, :, :EDGE_DEPTH, :], along), gradient)
-    return lr, tb
+    return _lr_costs(tiles, gradient, along), _lr_costs(tiles.transpose(0, 2, 1, 3), gradient, along)
+
+
+def _lr_costs(tiles: np.ndarray, gradient: bool, along: int) -> np.ndarray:
+    """:func:`seam_costs`' ``lr`` matrix of ``tiles`` (transposed tiles give its ``tb``)."""
+    return _side_costs(_along(tiles[:, :, -EDGE_DEPTH:, :], along), _along(tiles[:, :, :EDGE_DEPTH, :], along), gradient)
+
+
+def decorated_seam_costs(tiles: np.ndarray, gradient: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`seam_costs` of ``tiles`` (the hole left out) with the decoration a game draws on every tile
+    undone first (:mod:`npuzzle.render.shading`: bevels, lines, rounded corners), the left/right seams on
+    tiles whose hidden positions are filled along the rows, the top/bottom ones along the columns. Tiles with
+    no decoration found get exactly :func:`seam_costs`."""
+    from .shading import estimate, undo
+
+    shading = estimate(tiles)
+    if shading.plain:
+        return seam_costs(tiles, gradient)
+    rows, columns = undo(tiles, shading)
+    return _lr_costs(rows, gradient, ALONG), _lr_costs(columns.transpose(0, 2, 1, 3), gradient, ALONG)
 
 
 def inner_seam_ratio(tiles: np.ndarray, parts: int) -> float:
@@ -940,4 +963,4 @@ def _assembly(
     )
 
 
-__all__ = ["Assembly", "assemble", "best_seams", "inner_seam_ratio", "seam_costs", "tile_arrays"]
+__all__ = ["Assembly", "assemble", "best_seams", "decorated_seam_costs", "inner_seam_ratio", "seam_costs", "tile_arrays"]
