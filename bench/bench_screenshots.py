@@ -6,11 +6,15 @@ Seeds used while tuning: 0..199; this benchmark uses 1000 + k (never looked at w
 tiles without a reference have their hole's home at the bottom-right (the reader's default); with a
 reference it is anywhere. Per style, then per board size: right / refused / wrong, seconds per read; then the seeds refused.
 
-    python bench/bench_screenshots.py --count 100         # nine styles × 100 screenshots
+    python bench/bench_screenshots.py --count 100         # ten styles × 100 screenshots
     python bench/bench_screenshots.py --count 100 --style "picture, game looks"   # one style
 
 "numbers, other faces" draws numbered tiles flat, rounded or outlined (not only bevelled), in DejaVu, STIX
 or Computer Modern fonts at several digit sizes: touching tiles whose faces show no lines between them.
+
+"numbers, missing number": numbered tiles 1..N with the one whose home is the hole left out (a 3x3 showing
+1, 2, 3, 4, 6, 7, 8, 9 has its hole's home in the middle), that cell anywhere, no hint given to the reader; the
+goal is ``goals.blank_at`` of that cell.
 
 "picture, preview shown": the game also shows its finished picture beside the board (a quarter to 0.6 of the
 board's width), read without a reference; the missing piece is anywhere, as the preview shows where.
@@ -66,7 +70,11 @@ STYLES = {  # kind, with a reference, numbered tiles in other faces and fonts, t
     "picture, game looks, preview": ("picture", False, False, True, True),
     "picture, hard looks": ("picture", False, False, False, "hard"),
     "numbers, hard looks": ("numbers", False, False, False, "hard"),
+    "numbers, missing number": ("numbers", False, False, False, False),
 }
+# styles whose missing tile is anywhere with no reference or preview to show where: numbered tiles 1..N, the
+# one whose home is the hole left out (the reader tells it from the numbers alone)
+MISSING_ANYWHERE = {"numbers, missing number"}
 HARD_LOOKS = ("hole", "texture", "uneven", "sunken", "shading")
 GAME_LOOKS = ("bevel", "border", "round", "shadow", "highlight")
 
@@ -118,7 +126,8 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
         refused = []
         for k in range(count):
             style = random_style(
-                first_seed + k, kind=kind, missing_bottom_right=not (with_reference or preview), faces=faces,
+                first_seed + k, kind=kind, missing_bottom_right=not (with_reference or preview or name in MISSING_ANYWHERE),
+                faces=faces,
                 preview=preview, looks=f"hard:{hard_look}" if looks == "hard" and hard_look else looks,
             )
             shot = game_screenshot(style)

@@ -62,3 +62,17 @@ def test_numbered_tiles_are_read_for_the_hole_home_given() -> None:
     assert not is_solvable(shot.board, around_blank(4, 4, 0))
     with pytest.raises(UnsolvableReadingError, match=r"with the hole in cell 0 .*--hole-home"):
         read_screenshot(shot.image, hole_home="top-left")
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+def test_a_box_doubted_as_a_preview_does_not_set_the_numbered_tiles_hole_home() -> None:
+    """Bench seed 1016 ("numbers, no reference", a 5x5): a box in the window was matched with doubt as the
+    game's finished picture, and the home it gave the missing piece (cell 13) became the numbered tiles'
+    goal, 1..24 round cell 13: a wrong goal with exit 0 (since 0d1056b). A picture's preview says nothing
+    of where numbered tiles' hole belongs: the goal is the one the user gave, by default the classic one."""
+    from npuzzle.render.vision import read_screenshot
+    from screenshots import game_screenshot, random_style
+
+    shot = game_screenshot(random_style(1016, kind="numbers", missing_bottom_right=True))
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal == around_blank(5, 5, 24)

@@ -7,7 +7,8 @@ are reassembled from their own seams (:mod:`~npuzzle.render.jigsaw`). The matchi
 described below. Output (:class:`ScreenshotReading`): a Board whose
 labels are the tiles' home cells ``1..N`` (row-major, 1-based), ``0`` in the empty cell; the goal is the
 "missing number" layout :func:`npuzzle.goals.blank_at` with the hole at the missing tile's home. Numbered
-tiles keep their numbers, their goal 1..N-1 around the hole's home (:func:`npuzzle.goals.around_blank`).
+tiles keep their numbers, their goal 1..N-1 around the hole's home (:func:`npuzzle.goals.around_blank`); or,
+when the tiles go 1..N with one number left out (a "missing number" game), ``blank_at`` of that number's cell.
 
 Method
     Every cell of both images is reduced to a :data:`FEATURE_SIDE`² colour thumbnail of its inner part
@@ -100,7 +101,8 @@ class ScreenshotReading:
     ``board``: labels are home cells 1..N (picture tiles) or the numbers read (numbered tiles), 0 is the
     empty cell. ``goal``: for picture tiles :func:`~npuzzle.goals.blank_at` with the hole at ``missing`` (the
     home cell, 0-based, of the tile not on the screenshot); for numbered tiles 1..N-1 in reading order around
-    the hole's home ``missing`` (:func:`npuzzle.goals.around_blank`).
+    the hole's home ``missing`` (:func:`npuzzle.goals.around_blank`), or, numbered 1..N with one left out,
+    ``blank_at`` with the hole at that number's cell ``missing``.
     ``confidence``: one value in [0, 1] per screenshot cell, row-major. ``ambiguous``: groups of cells
     whose reading could be exchanged (empty when every tile is clear).
     """
@@ -279,6 +281,11 @@ class NumbersUnreadableError(ReadingError):
 
 class UnsolvableReadingError(ReadingError):
     """The board read cannot reach its goal: some tiles were surely misread."""
+
+
+class HoleHomeMismatchError(ReadingError):
+    """Numbered tiles 1..N with one number left out (a "missing number" game) put the hole's home in that
+    number's cell, not in the ``hole_home`` given."""
 
 
 def refusal_data(exc: BaseException) -> dict[str, Any]:
@@ -856,6 +863,8 @@ def _read_beside_preview(
             raise
         raise _preview_refusal(doubted, "the tiles' seams do not settle them", refusal.reading) from refusal
     if reading.kind != "picture":
+        if home != hole_home:  # a picture's preview says nothing of where numbered tiles' hole belongs
+            return read_seams(hole_home)  # (bench 1016, "numbers, no reference": read around a doubted box's)
         return reading
     if doubted is None and not exact and reading.grid is not None and reading.grid not in grids[:PREVIEW_BOXES]:
         # every box again, on the board read only (a box tried before may match on it: dev 33229, 33237)
@@ -1366,6 +1375,8 @@ def _read_without_reference(
             if strict or not reading.ambiguous:
                 _check_solvable(reading)
             return reading
+        except HoleHomeMismatchError:  # every number read: the board's own hole home, not the one given
+            raise
         except ReadingError as exc:
             if exc.grid is None:
                 exc.grid = grid  # for a debug picture of the grid the refusal is about
@@ -1586,18 +1597,23 @@ def _faces_flat(pixels: np.ndarray, grid: Grid) -> bool:
     edges (``pixels``: the image's, float32 RGB): the median deviation from the rim's median colour, which
     a number or a rounded corner reaching the rim leaves alone and a picture does not, is at most
     :data:`FACE_DEVIATION`."""
+    return all(_rim_deviation(pixels, box) <= FACE_DEVIATION for box in grid.cell_boxes())
+
+
+def _rim_deviation(pixels: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """The median deviation (0..255, the largest channel's) from its median colour of the rim of the cell
+    ``box`` of ``pixels`` (float32 RGB), :data:`FACE_RIM` in from its edges; infinite for a cell too small or
+    cut off by the image's edge."""
     import numpy as np
 
-    for x0, y0, x1, y1 in grid.cell_boxes():
-        ix, iy = (x1 - x0) * FACE_RIM, (y1 - y0) * FACE_RIM
-        a, b, c, d = round(y0 + iy), round(y1 - iy), round(x0 + ix), round(x1 - ix)
-        if b - a < 4 or d - c < 4 or a < 0 or c < 0 or b > pixels.shape[0] or d > pixels.shape[1]:
-            return False
-        cell = pixels[a:b, c:d]
-        rim = np.concatenate([cell[0], cell[-1], cell[:, 0], cell[:, -1]])
-        if float(np.median(np.abs(rim - np.median(rim, axis=0)), axis=0).max()) > FACE_DEVIATION:
-            return False
-    return True
+    x0, y0, x1, y1 = box
+    ix, iy = (x1 - x0) * FACE_RIM, (y1 - y0) * FACE_RIM
+    a, b, c, d = round(y0 + iy), round(y1 - iy), round(x0 + ix), round(x1 - ix)
+    if b - a < 4 or d - c < 4 or a < 0 or c < 0 or b > pixels.shape[0] or d > pixels.shape[1]:
+        return math.inf
+    cell = pixels[a:b, c:d]
+    rim = np.concatenate([cell[0], cell[-1], cell[:, 0], cell[:, -1]])
+    return float(np.median(np.abs(rim - np.median(rim, axis=0)), axis=0).max())
 
 
 PICTURE_RIM = 14.0  # 0..255: tiles whose rims vary more than this (median over cells) are picture tiles
@@ -2495,8 +2511,10 @@ def _read_numbers(
     added: Collection[int] = (),
     hole_home: int | str | None = None,
 ) -> ScreenshotReading:
-    """The numbers on the tiles of ``grid`` by OCR, each once, with one empty cell, their goal 1..N-1 around
-    ``hole_home`` (:func:`npuzzle.goals.around_blank`). Cells not read surely
+    """The numbers on the tiles of ``grid`` by OCR, each once, with one empty cell (or a patterned one:
+    :func:`_with_patterned_hole`), their goal 1..N-1 around ``hole_home`` (:func:`npuzzle.goals.around_blank`);
+    or 1..N with one number left out (:func:`_absent_number`), their goal :func:`npuzzle.goals.blank_at` with
+    the hole in that number's cell (a ``hole_home`` given elsewhere refused). Cells not read surely
     may be settled by elimination (:func:`_settle_unsure`), which trusts them to be tiles; the ``added``
     cells (of a grid grown past the cells seen) may not: they must be read surely, or be the empty cell.
     Unseen seed 29085: a 3x3 located as its lower two rows and grown by a row below the board, whose two
@@ -2511,6 +2529,8 @@ def _read_numbers(
     home = parse_hole_home(hole_home, grid.width, grid.height)
     goal = around_blank(grid.width, grid.height, home)
     got = read_numbers(_crops(image, grid))
+    if not got.empty:
+        got = _with_patterned_hole(image, grid, got)
     size = f"{grid.width}x{grid.height}"
     legible = [c for c, v in enumerate(got.numbers) if v is not None or got.candidates_of(c)]
     if len(legible) < (n - 1) / 2:
@@ -2524,9 +2544,19 @@ def _read_numbers(
     for cell, value in enumerate(got.numbers):
         if value is not None:
             counts.setdefault(value, []).append(cell)
-    out_of_range = sorted(v for v in counts if v not in wanted)
     repeated = {v: cells for v, cells in counts.items() if len(cells) > 1}
     unread = [c for c, v in enumerate(got.numbers) if v is None and c not in got.empty]
+    absent = _absent_number(image, grid, got, counts, unread, added)
+    if absent is not None:  # a "missing number" game: the tiles go 1..N, the one whose home is the hole left out
+        if hole_home is not None and home != absent - 1:
+            raise HoleHomeMismatchError(
+                f"the numbers read on the {size} grid are 1..{n} without {absent}, so the hole belongs in cell "
+                f"{absent - 1}, not in cell {home} as given (--hole-home; cells 0-based): check the hole's home, "
+                "--size and --crop"
+            )
+        home, goal = absent - 1, blank_at(grid.width, grid.height, absent - 1)
+        wanted = set(goal.tiles) - {0}
+    out_of_range = sorted(v for v in counts if v not in wanted)
     missing = sorted(wanted - set(counts))
     # numbers too large for the grid, and more than one misread could explain: a part of a bigger board
     several = len(out_of_range) == len(missing) or len(out_of_range) > 1
@@ -2581,6 +2611,128 @@ def _read_numbers(
     tiles = [0 if cell == hole else int(numbers[cell] or 0) for cell in range(n)]
     board = Board(tiles, grid.width, grid.height, blank=0)
     return ScreenshotReading(board, goal, tuple(confidence), home, (), "numbers", grid)
+
+
+PATTERN_RIM = 2.0  # a patterned hole's rim deviates from its median colour this many times a tile's most
+
+
+def _with_patterned_hole(image: PILImage.Image, grid: Grid, got: NumberReading) -> NumberReading:
+    """``got`` (the reading of ``grid``'s cells, none of them empty) with its hole found among the cells that
+    show something: a hole filled with a pattern (stripes, checks, noise) has ink, so no cell is empty. The
+    hole is the one cell whose leaving out leaves a number on every other cell, each once, 1..N-1 or 1..N less
+    one (a "missing number" game), and whose rim is unlike every tile's face: deviating from its own median
+    colour more than :data:`FACE_DEVIATION` and :data:`PATTERN_RIM` times as much as any of the tiles'
+    (:func:`_rim_deviation`; a face is flat around its number). ``got`` unchanged when no cell or more than
+    one is such (a pattern read as one of the numbers), or the board goes on past the grid
+    (:func:`_board_goes_on`: a part of a bigger board has no empty cell either)."""
+    import numpy as np
+
+    n = grid.width * grid.height
+    holes = []
+    for hole in range(n):
+        others = [v for c, v in enumerate(got.numbers) if c != hole]
+        if None not in others and len(set(others)) == n - 1 and all(1 <= int(v or 0) <= n for v in others):
+            holes.append(hole)
+    if len(holes) != 1:
+        return got
+    hole = holes[0]
+    pixels = np.asarray(image.convert("RGB")).astype(np.float32)
+    rims = [_rim_deviation(pixels, box) for box in grid.cell_boxes()]
+    tiles = max(r for c, r in enumerate(rims) if c != hole)
+    if not FACE_DEVIATION < rims[hole] < math.inf or rims[hole] < PATTERN_RIM * tiles or _board_goes_on(image, grid, hole):
+        return got
+    numbers = tuple(None if c == hole else v for c, v in enumerate(got.numbers))
+    confidence = tuple(1.0 if c == hole else v for c, v in enumerate(got.confidence))
+    candidates = tuple(() if c == hole else v for c, v in enumerate(got.candidates)) if got.candidates else ()
+    return replace(got, numbers=numbers, confidence=confidence, empty=(hole,), candidates=candidates)
+
+
+def _absent_number(
+    image: PILImage.Image,
+    grid: Grid,
+    got: NumberReading,
+    counts: dict[int, list[int]],
+    unread: list[int],
+    added: Collection[int],
+) -> int | None:
+    """The number left out when ``got`` reads a "missing number" game on ``grid``: tiles numbered 1..N (N
+    cells), the one whose home is the hole left out, so that the N-1 tiles show 1..N less one (less N: the
+    usual game). Taken only on such evidence as a part of a bigger board cannot give: one empty cell, every
+    other read once and N among them (cells not read surely settled one way only, for one number left out:
+    :func:`_settle_unsure`), and the board not going on past the grid (:func:`_board_goes_on`; a
+    grid grown past the cells seen, ``added``, is part of a search for a bigger board). ``counts``: the cells
+    each number was read on; ``unread``: the cells with ink but no sure number. None otherwise."""
+    n = grid.width * grid.height
+    if n not in counts or added or len(got.empty) != 1 or any(len(c) > 1 or v > n for v, c in counts.items()):
+        return None
+    gaps = sorted(set(range(1, n + 1)) - set(counts))
+    if len(gaps) != len(unread) + 1 or _board_goes_on(image, grid, got.empty[0]):
+        return None
+    if not unread:
+        return gaps[0]
+    # cells not read surely: the number left out is the one for which they settle one way only, each cell
+    # read as some numbers taking one of them
+    fits = []
+    for a in gaps:
+        others = [v for v in gaps if v != a]
+        read_as = all(set(got.candidates_of(c)) & set(others) or not got.candidates_of(c) for c in unread)
+        if read_as and _settle_unsure(list(got.numbers), unread, others, got, blank_at(grid.width, grid.height, a - 1)):
+            fits.append(a)
+    return fits[0] if len(fits) == 1 else None
+
+
+GOES_ON_FACE = 30.0  # 0..255 (largest channel): pixels this close to the tiles' face colour show a face ...
+GOES_ON_SHARE = 0.25  # ... and a cell past a grid with this share of them, tiles (a strip of them: a bevel's band)
+GOES_ON_EDGE_PX = 3  # a grid with less than this many pixels of the screenshot past a side may go on past its edge
+
+
+def _board_goes_on(image: PILImage.Image, grid: Grid, hole: int) -> bool:
+    """Whether the board may go on past ``grid`` (its hole cell ``hole``): a part of a bigger board, cut off
+    by the screenshot's or the crop's edge or located short, shows the rest of the board, or nothing. So on
+    some side: the screenshot ends within :data:`GOES_ON_EDGE_PX` of the next cell's edge (no evidence that
+    the board ends there); or the next row or column of cells (at the grid's pitch, the part of each inside
+    the screenshot), but for one (the hole may be there) and of at least two, shows the tiles' face (at least
+    :data:`GOES_ON_SHARE` of its pixels within :data:`GOES_ON_FACE` of the median of the tiles' median
+    colours: a strip of a tile shows a bevel's band too) or, when at least half of each shows, number ink
+    near its middle. A whole board shows its frame, the window or the desk there."""
+    import numpy as np
+
+    from .locate import SIDES, grid_beyond
+    from .ocr import empty_cells, ink_offsets
+
+    pixels = np.asarray(image.convert("RGB")).astype(np.float32)
+
+    def median_colour(box: tuple[float, float, float, float]) -> np.ndarray:
+        x0, y0, x1, y1 = (round(v) for v in box)
+        cell = pixels[max(0, y0):max(1, y1), max(0, x0):max(1, x1)].reshape(-1, 3)
+        return np.median(cell, axis=0) if len(cell) else np.full(3, np.inf)
+
+    face = np.median([median_colour(box) for c, box in enumerate(grid.cell_boxes()) if c != hole], axis=0)
+
+    def face_share(box: tuple[float, float, float, float]) -> float:
+        x0, y0, x1, y1 = (round(v) for v in box)
+        return float((np.abs(pixels[y0:y1, x0:x1] - face).max(axis=2) <= GOES_ON_FACE).mean())
+
+    for side in SIDES:
+        boxes = grid_beyond(grid, side).cell_boxes()
+        clipped = [(max(0.0, x0), max(0.0, y0), min(float(image.width), x1), min(float(image.height), y1))
+                   for x0, y0, x1, y1 in boxes]
+        along = 0 if side in ("left", "right") else 1
+        depth = min(b[along + 2] - b[along] for b in clipped)
+        if depth < GOES_ON_EDGE_PX:
+            return True
+        if min(b[3 - along] - b[1 - along] for b in clipped) < GOES_ON_EDGE_PX:
+            continue  # the cells beside the grid's ends cut off: their row or column not seen
+        alike = sum(face_share(b) >= GOES_ON_SHARE for b in clipped)
+        if alike >= max(2, len(clipped) - 1):
+            return True
+        if depth < 0.5 * (boxes[0][along + 2] - boxes[0][along]):
+            continue
+        seen = [image.crop(tuple(round(v) for v in b)) for b in clipped]  # type: ignore[misc]
+        inked = sum(o is not None and o <= NUMBER_CENTRED for o in ink_offsets(seen))
+        if inked >= max(2, len(seen) - 1) and len(seen) - len(empty_cells(seen)) >= max(2, len(seen) - 1):
+            return True
+    return False
 
 
 MAX_UNSURE = 4  # at most this many cells settled by elimination (4! = 24 arrangements tried)
@@ -2697,6 +2849,7 @@ __all__ = [
     "FEATURE_SIDE",
     "TRIM",
     "AmbiguousTilesError",
+    "HoleHomeMismatchError",
     "NumbersUnreadableError",
     "PictureReassemblyError",
     "ReadingError",
