@@ -9,8 +9,6 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
-from hypothesis import strategies as st
 from PIL import Image, ImageFilter
 
 from npuzzle.board import Board
@@ -191,27 +189,6 @@ def test_a_patterned_hole_is_weighed_as_the_hole(photo_4x4: Shot, pattern: str) 
     assert _lone_cell(tiles, _colour_spreads(tiles)) == hole
     own = np.delete(tiles, hole, axis=0)
     assert _lone_cell(own, _colour_spreads(own)) is None
-
-
-@given(st.integers(4, 36), st.floats(1.0, 3.5), st.floats(0.0, 1.2), st.integers(0, 2**32 - 1))
-def test_a_patterned_hole_is_the_loneliest_cell_within_its_bounds(n: int, lone: float, share: float, seed: int) -> None:
-    """``_patterned_hole`` names the cell whose best seam is the worst, when it is PATTERNED_LONE times the
-    median's or more and its spread at most PATTERNED_SPREAD of the others' median; else no cell."""
-    from npuzzle.render.vision import PATTERNED_LONE, PATTERNED_SPREAD, _patterned_hole
-
-    rng = np.random.default_rng(seed)
-    best = rng.uniform(0.8, 1.0, n)
-    spread = rng.uniform(20.0, 40.0, n)
-    cell = int(rng.integers(n))
-    best[cell], spread[cell] = lone, share * float(np.median(np.delete(spread, cell)))
-    assume(abs(share - PATTERNED_SPREAD) > 1e-6 and abs(lone - PATTERNED_LONE * float(np.median(best))) > 1e-6)
-    named = _patterned_hole(best, spread)
-    loneliest = lone > 1.0
-    expected = loneliest and lone >= PATTERNED_LONE * float(np.median(best)) and share <= PATTERNED_SPREAD
-    if expected:
-        assert named == cell
-    elif loneliest:
-        assert named is None
 
 
 def test_assemble_exact_cuts(photo_4x4: Shot) -> None:

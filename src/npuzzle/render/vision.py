@@ -1659,8 +1659,6 @@ HOLE_CANDIDATES = 6
 HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the other cells' (median)
 LONE_HOLE = 1.5  # a cell whose best seam is this many times the median cell's meets no other (_lone_cell) ...
 LONE_HOLE_SPREAD = 0.6  # ... and is weighed as the hole too when at most this spread (share, as HOLE_MAX_SPREAD)
-PATTERNED_LONE = 1.2  # the cell whose best seam is this many times the median cell's, the worst of all ...
-PATTERNED_SPREAD = 0.8  # ... may be a patterned hole this busy (share, as HOLE_MAX_SPREAD): _patterned_hole
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
 PICTURE_MAX_CELLS = 64  # cells of the largest board put back with no reference (8x8: 14 s a hole; 10x10: 77 s)
 LONE_MARGIN = 0.35  # the best reassembly must beat every other one by this many typical seams on its own ...
@@ -1955,7 +1953,7 @@ class _PictureMemo:
         cells = _cells_of(np.asarray(self.image.convert("RGB")), grid)
         if len(cells) > PICTURE_MAX_CELLS or min(min(c.shape[:2]) for c in cells) < MIN_CELL_PX:
             return False  # refused by the reassembly, with its own message
-        return _hole_spread_share(cells, None) > HOLE_MAX_SPREAD and not _is_patterned_hole(cells, None)
+        return _hole_spread_share(cells, None) > HOLE_MAX_SPREAD
 
     def reassembled(self, grid: Grid, missing: int, gradient: bool) -> tuple[list[np.ndarray], list[Assembly]]:
         """:func:`_assemblies_on` of ``grid``, worked out once."""
@@ -2134,23 +2132,6 @@ def _lone_cell(tiles: np.ndarray, spread: np.ndarray) -> int | None:
     return None
 
 
-def _patterned_hole(best: np.ndarray, spread: np.ndarray) -> int | None:
-    """The cell that may be a hole filled with a pattern busier than :data:`HOLE_MAX_SPREAD` lets a hole be:
-    the one whose best seam (``best``, :func:`~npuzzle.render.jigsaw.best_seams`) is the worst of all cells'
-    and :data:`PATTERNED_LONE` times the median cell's, with a colour spread (``spread``) at most
-    :data:`PATTERNED_SPREAD` of the other cells' median. Dev seeds 0-199 of the hard looks (true cells): the
-    holes filled with stripes, checks or noise have best seams 0.9-3.3 times the median cell's, the other
-    cells at most 1.2-1.3 on most boards; a hole filled with a gradient meets smooth pieces and is mostly
-    not lone."""
-    import numpy as np
-
-    lone = int(np.argmax(best))
-    share = float(spread[lone]) / max(1e-9, float(np.median(np.delete(spread, lone))))
-    if best[lone] >= PATTERNED_LONE * float(np.median(best)) and share <= PATTERNED_SPREAD:
-        return lone
-    return None
-
-
 def _seam_cuts(pixels: np.ndarray, grid: Grid, cells: list[np.ndarray] | None = None) -> np.ndarray:
     """The tiles of ``grid`` (:func:`npuzzle.render.jigsaw.tile_arrays`) cut three ways, half a pixel apart
     (``cells``: the first cut's cells, if already cut), for :func:`npuzzle.render.jigsaw.assemble`: a
@@ -2175,16 +2156,6 @@ def _colour_spreads(tiles: np.ndarray) -> np.ndarray:
     """Each tile's RMS colour spread (:func:`_flatness`, 0..255) inside a 2 px rim: ``tiles`` as from
     :func:`npuzzle.render.jigsaw.tile_arrays`. The hole is the flattest cell."""
     return _flatness(tiles[:, 2:-2, 2:-2].reshape(len(tiles), -1))
-
-
-def _is_patterned_hole(cells: list[np.ndarray], hole: int | None) -> bool:
-    """Whether cell ``hole`` of ``cells`` (None: any cell) meets no piece of the picture as a hole drawn
-    with a pattern does (:func:`_patterned_hole`)."""
-    from .jigsaw import best_seams, tile_arrays
-
-    tiles = tile_arrays(cells)
-    lone = _patterned_hole(best_seams(tiles), _colour_spreads(tiles))
-    return lone is not None and (hole is None or lone == hole)
 
 
 def _hole_spread_share(cells: list[np.ndarray], hole: int | None) -> float:
@@ -2251,7 +2222,7 @@ def _picture_causes(
     # frame (unseen seed 28073: a 3x3 whose columns took the frame and window in, 0.38 ahead) has none, and
     # its frame strips stack as smoothly as pieces of one picture
     cells = memo.reassembled(grid, best.missing, False)[0]
-    if (share := _hole_spread_share(cells, best.hole)) > HOLE_MAX_SPREAD and not _is_patterned_hole(cells, best.hole):
+    if (share := _hole_spread_share(cells, best.hole)) > HOLE_MAX_SPREAD:
         causes.append(
             f"no cell is flat enough to be the hole (the one taken for it varies {share:.0%} as much as a "
             "tile), as when the grid cuts across the hole or takes in the frame (check --size and --crop), or "
