@@ -692,6 +692,7 @@ def test_a_second_seam_measure_vouches_only_for_the_same_arrangement(
                 read_screenshot(shot.image, *size)
 
 
+@pytest.mark.slow
 def test_a_3x3_is_not_vouched_for_by_the_relaxed_second_margin(monkeypatch: pytest.MonkeyPatch) -> None:
     """Unseen seed 32144 (a 3x3 of 33 px tiles): a wrong 3-cycle 0.22 and 0.153 ahead, 0.58 ahead relatively
     under both, was read with exit 0. On a 3x3 the gradient measure needs MIN_MARGIN."""
@@ -1023,6 +1024,7 @@ def test_a_reading_weighed_relatively_behind_a_rival_is_not_sure() -> None:
     _assert_read_right_unless_refused(26147, may_refuse=True)
 
 
+@pytest.mark.slow
 def test_a_reading_on_the_first_measure_alone_needs_the_wider_margin() -> None:
     """Seed 26404 (3x4, JPEG quality 40): on a grid within half a pixel the first measure puts three flag
     tiles in a wrong cycle ahead, by less than the margin it needs on its own (0.28 typical seams before the
@@ -1112,6 +1114,7 @@ def test_a_grid_that_cuts_each_tile_in_two_one_way_is_refused() -> None:
     _assert_read_right_unless_refused(26341, may_refuse=True)
 
 
+@pytest.mark.slow
 def test_the_hole_is_weighed_among_more_flat_cells_than_the_three_flattest() -> None:
     """Unseen seed 28770 (6x6, the hole a saturated purple at JPEG quality 48): three flat sky tiles were
     flatter than the hole, and with only the three flattest cells weighed as the hole, a sky tile was taken
@@ -1346,6 +1349,7 @@ def test_a_board_no_grid_of_lines_shows_is_read_from_its_outline(seed: int) -> N
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+@pytest.mark.slow
 def test_a_board_only_the_step_maps_show_is_read_on_their_grid(monkeypatch: pytest.MonkeyPatch) -> None:
     """Dev seed 266, a 3x3 of grace_hopper tiles at JPEG 43: the edge maps show no grid, and the outlines
     give no reading; the step maps' best grid is the board's own (within 4 px before refining) and reads right.
@@ -1384,6 +1388,7 @@ def test_a_board_read_without_its_size_is_read_with_it_too(seed: int) -> None:
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+@pytest.mark.slow
 def test_a_free_reading_of_another_size_is_not_taken_for_the_size_given() -> None:
     """A 3x3 said to be a 4x4: the free reading is not of the size given, so the reading is refused, and the
     message says what size the board looks like."""

@@ -140,6 +140,7 @@ def test_cells_a_grown_grid_adds_are_not_settled_by_elimination() -> None:
         _read_numbers(shot.image, below, None, 3, 3, added={6, 7, 8})
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 def test_cells_a_grown_grid_had_are_still_settled_by_elimination() -> None:
     """Unseen seed 29160, a 6x6 located as its top five rows: grown by the row below, one cell of the five

@@ -24,7 +24,7 @@ _ROWS_MISLOCATED = pytest.mark.xfail(strict=True, reason="rows located with 1 px
 @pytest.mark.parametrize(
     ("seed", "picture"),
     [(seed, picture) for seed in (0, 1, 2) for picture in ("grace_hopper", "jacksboro") if (seed, picture) != (1, "jacksboro")]
-    + [pytest.param(1, "jacksboro", marks=_ROWS_MISLOCATED)],
+    + [pytest.param(1, "jacksboro", marks=[_ROWS_MISLOCATED, pytest.mark.slow])],
 )
 @pytest.mark.parametrize("size", [3, None])
 def test_a_crop_to_the_tiles_is_read(seed: int, picture: str, size: int | None) -> None:

@@ -268,6 +268,7 @@ def test_a_gradient_hole_on_a_noisy_board_is_not_read_wrong() -> None:
     assert (reading.board, reading.goal) == (shot.board, shot.goal)
 
 
+@pytest.mark.slow
 def test_a_checked_hole_on_a_noisy_board_is_not_read_wrong() -> None:
     """Seed 1087 of "picture, hard looks": 4×4, green checks in the hole, a noise-textured board. The reader as
     of d274c8f took a flat sky tile (cell 1) for the hole and the checks (cell 8) for tile 1, with exit 0. The

@@ -361,6 +361,7 @@ def test_a_box_that_is_not_the_preview_is_passed_over(monkeypatch: pytest.Monkey
     assert seen and reading.board == shot.board and reading.goal == shot.goal and reading.preview is not None
 
 
+@pytest.mark.slow
 def test_seams_that_disagree_with_a_doubtful_preview_are_refused() -> None:
     """Benchmark seed 1088 (6x6, missing piece in cell 23): look-alike dark tiles leave the match to the
     preview with doubts; read from seams with the hole's home at the bottom-right it came back with exit 0
@@ -417,6 +418,7 @@ def test_a_smooth_preview_is_found_and_read(tmp_path: Path, seed: int) -> None:
     assert reading.board == shot.board and reading.goal == shot.goal and reading.preview is not None
 
 
+@pytest.mark.slow
 def test_a_preview_the_tiles_do_not_match_refuses_the_assumed_hole_home() -> None:
     """A picture beside the board alike it in colour, which the tiles do not match (here the preview turned
     upside down): the game seems to show where the missing piece belongs, so the seams' reading with it
@@ -488,6 +490,7 @@ def test_a_small_reference_picture_is_compared_at_its_own_fineness() -> None:
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+@pytest.mark.slow
 @needs_tesseract
 def test_numbers_on_a_wrong_size_are_refused() -> None:
     shot = game_screenshot(WINDOW_STYLES["numbers-4x4-scaled"])
@@ -678,6 +681,7 @@ def test_match_contrast_tells_distinct_matches_from_alike_ones() -> None:
     assert _match_contrast(alike, columns) == pytest.approx(0.05 / 0.06)
 
 
+@pytest.mark.slow
 def test_a_board_read_with_the_home_top_left_after_a_refusal_is_checked_for_a_preview_too() -> None:
     """QA 2026-11-27: refused with the missing piece's home assumed bottom-right, this 3x5 was read again with
     it top-left and came back wrong with exit 0 (its home is cell 7, and the game shows the finished picture
@@ -688,6 +692,7 @@ def test_a_board_read_with_the_home_top_left_after_a_refusal_is_checked_for_a_pr
         read_screenshot(shot)
 
 
+@pytest.mark.slow
 def test_a_bevelled_5x4_is_not_read_with_the_home_moved_to_a_wrong_corner() -> None:
     """QA 2026-11-27 (seed 1043): raised bevels and dark border lines on every tile of a 5x4 picture; with seams
     weighed beyond that decoration (57b46e9, since reverted) the seams fitted 0.38 typical seams better with the
@@ -702,6 +707,7 @@ def test_a_bevelled_5x4_is_not_read_with_the_home_moved_to_a_wrong_corner() -> N
     assert reading.board.tiles == truth and reading.missing == 19
 
 
+@pytest.mark.slow
 def test_held_out_48001_a_swapped_block_of_look_alike_tiles_is_refused_or_read_right() -> None:
     """Held-out seed 48001 (a 6x6 grace_hopper, 6 px gaps, scale 0.68, JPEG 74; helper-41, session 42): a 2x2
     block of dark suit tiles (homes 27, 28, 33, 34) read with its rows swapped, two exchanges so parity
@@ -719,6 +725,7 @@ def test_held_out_48001_a_swapped_block_of_look_alike_tiles_is_refused_or_read_r
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+@pytest.mark.slow
 def test_fresh_32714_a_cycle_of_dark_tiles_along_the_border_is_refused_or_read_right() -> None:
     """Fresh seed 32714 (a 4x4 grace_hopper, JPEG 80, 39 px touching tiles; session 33): a 3-cycle of dark
     suit tiles (homes 8, 12, 13, on the left and bottom edges) read with exit 0, both measures putting it
