@@ -19,8 +19,7 @@ Method
     band meets a light one whatever the pictures do. :mod:`npuzzle.render.shading` estimates it from all
     the tiles as a per-position blend (``observed = gain · true + offset``) and undoes it before the seams
     are weighed, filling the positions a line or a corner hides from further in; tiles where no decoration
-    is found are weighed exactly as before. :func:`assemble` does not call it yet: the reader's tests and
-    bench have not all been run with it (session 45).
+    is found are weighed exactly as before.
     *Placement* (:func:`assemble`). The board's size is known, so every cell but the hole's home takes one
     tile. Boards of up to :data:`EXHAUSTIVE_PIECES` pieces (3×3, 2×4) weigh every arrangement. Larger ones
     run a beam search that fills the cells in raster order (and in the three mirrored orders), each partial
@@ -816,7 +815,8 @@ def assemble(
     """Reassemble ``tiles`` (``(width * height, side, side, 3)`` as from :func:`tile_arrays`, screenshot
     cells row-major; or ``(cuts, width * height, side, side, 3)``, the cells cut a little differently, whose
     seam costs are averaged) with screenshot cell ``hole`` empty and the hole's home at ``missing`` (default the
-    bottom-right cell). ``gradient``: seams weighed with the gradient compatibility too (:func:`seam_costs`)."""
+    bottom-right cell). ``gradient``: seams weighed with the gradient compatibility too (:func:`seam_costs`).
+    Each cut's decoration is undone first (:func:`decorated_seam_costs`)."""
     import numpy as np
 
     n_cells = width * height
@@ -824,9 +824,9 @@ def assemble(
         missing = n_cells - 1
     pieces = [c for c in range(n_cells) if c != hole]  # piece index -> screenshot cell
     cuts = tiles if tiles.ndim == 5 else tiles[None]
-    lr, tb = seam_costs(cuts[0][pieces], gradient)
+    lr, tb = decorated_seam_costs(cuts[0][pieces], gradient)
     for cut in cuts[1:]:  # the same cells cut a little differently: seam costs that do not hang on a pixel
-        more_lr, more_tb = seam_costs(cut[pieces], gradient)
+        more_lr, more_tb = decorated_seam_costs(cut[pieces], gradient)
         lr, tb = lr + more_lr, tb + more_tb
     lr, tb = lr / len(cuts), tb / len(cuts)
     n = len(pieces)

@@ -1,7 +1,7 @@
 """Undoing the decoration a game draws on every picture tile (issue 12), before their seams are weighed.
 
-Not yet called by the reader (:func:`npuzzle.render.jigsaw.decorated_seam_costs` is its one user; session
-45 ran out of time to bench it whole).
+:func:`npuzzle.render.jigsaw.decorated_seam_costs` is its one user: :func:`~npuzzle.render.jigsaw.assemble`
+weighs every reading's seams through it.
 
 Games draw picture tiles raised (a light band along the top and left sides, a dark one along the bottom
 and right, flat or fading inwards), with a line round each tile, an inner highlight line or rounded
