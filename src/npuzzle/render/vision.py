@@ -2614,6 +2614,7 @@ def _read_numbers(
 
 
 PATTERN_RIM = 2.0  # a patterned hole's rim deviates from its median colour this many times a tile's most
+PATTERN_UNSURE = 1  # tiles not read surely beside a patterned hole, at most (settled later by elimination)
 
 
 def _with_patterned_hole(image: PILImage.Image, grid: Grid, got: NumberReading) -> NumberReading:
@@ -2622,17 +2623,31 @@ def _with_patterned_hole(image: PILImage.Image, grid: Grid, got: NumberReading) 
     hole is the one cell whose leaving out leaves a number on every other cell, each once, 1..N-1 or 1..N less
     one (a "missing number" game), and whose rim is unlike every tile's face: deviating from its own median
     colour more than :data:`FACE_DEVIATION` and :data:`PATTERN_RIM` times as much as any of the tiles'
-    (:func:`_rim_deviation`; a face is flat around its number). ``got`` unchanged when no cell or more than
-    one is such (a pattern read as one of the numbers), or the board goes on past the grid
+    (:func:`_rim_deviation`; a face is flat around its number). When no cell leaves every other read surely,
+    up to :data:`PATTERN_UNSURE` of the others may be not read surely, if some look read a number there (its
+    candidates): :func:`_read_numbers` settles them by elimination as it does beside an empty hole (bench 1053
+    and 1085, "numbers, hard looks": a striped hole beside one tile whose two looks disagreed). ``got``
+    unchanged when no cell or more than one is such (a pattern read as one of the numbers), or the board goes
+    on past the grid
     (:func:`_board_goes_on`: a part of a bigger board has no empty cell either)."""
     import numpy as np
 
     n = grid.width * grid.height
-    holes = []
-    for hole in range(n):
-        others = [v for c, v in enumerate(got.numbers) if c != hole]
-        if None not in others and len(set(others)) == n - 1 and all(1 <= int(v or 0) <= n for v in others):
-            holes.append(hole)
+
+    def leaves(hole: int, unsure_allowed: int) -> bool:  # whether leaving ``hole`` out leaves each number once
+        others = [c for c in range(n) if c != hole]
+        sure = [int(v) for c in others if (v := got.numbers[c]) is not None]
+        unsure = [c for c in others if got.numbers[c] is None]
+        return (
+            len(set(sure)) == len(sure)
+            and all(1 <= v <= n for v in sure)
+            and len(unsure) <= unsure_allowed
+            and all(got.candidates_of(c) for c in unsure)
+        )
+
+    # every other cell read surely; only when no cell leaves that, one not read surely (a hole read unsurely
+    # as some number would otherwise let every cell be left out)
+    holes = [c for c in range(n) if leaves(c, 0)] or [c for c in range(n) if leaves(c, PATTERN_UNSURE)]
     if len(holes) != 1:
         return got
     hole = holes[0]
