@@ -161,3 +161,38 @@ def test_the_bench_style_leaves_out_a_number_anywhere(monkeypatch: pytest.Monkey
     assert all(s.kind == "numbers" for s in styles)
     assert any(s.missing is not None and s.missing != s.width * s.height - 1 for s in styles)
     assert given == [{"reference": None}] * 8
+
+
+@pytest.mark.parametrize("seed", [52029, 52058])  # unseen: a dark window round dark faces; text below the board
+def test_the_window_past_a_whole_board_is_not_taken_for_more_tiles(seed: int) -> None:
+    """Bench 1019 and 1066 (a window or desk within 30 of the faces' colour past the board) and 1024 and 1038
+    (the window's title bar, or its line of text "Moves: 23  Time: 0:31", near the middle of the cells past the
+    board) were taken for more tiles, and the missing-number game (or the patterned hole) was refused as part
+    of a bigger board. A row of tiles seen whole shows numbers; text is a line, or half as tall as the
+    board's numbers. Unseen 52029 shows the first cause, 52058 the second: the whole board's grid does not go
+    on, and 52029 is read; the grid with any side's row or column left off still goes on."""
+    import dataclasses
+
+    from npuzzle.render.locate import locate_grid
+    from npuzzle.render.vision import _board_goes_on, read_screenshot
+    from screenshots import game_screenshot, random_style
+
+    style = random_style(seed, kind="numbers", missing_bottom_right=False)
+    shot = game_screenshot(style)
+    grid = locate_grid(shot.image, style.width, style.height)
+    hole = shot.board.tiles.index(0)
+    assert not _board_goes_on(shot.image, grid, hole)
+    columns, rows = grid.columns, grid.rows
+    parts = [
+        dataclasses.replace(grid, rows=dataclasses.replace(rows, count=rows.count - 1)),
+        dataclasses.replace(grid, rows=dataclasses.replace(rows, start=rows.start + rows.pitch, count=rows.count - 1)),
+        dataclasses.replace(grid, columns=dataclasses.replace(columns, count=columns.count - 1)),
+        dataclasses.replace(
+            grid, columns=dataclasses.replace(columns, start=columns.start + columns.pitch, count=columns.count - 1)
+        ),
+    ]
+    for part in parts:
+        assert _board_goes_on(shot.image, part, 0)
+    if seed == 52029:
+        reading = read_screenshot(shot.image)
+        assert reading.board == shot.board and reading.goal == shot.goal

@@ -195,20 +195,35 @@ def empty_cells(cells: list[PILImage.Image]) -> list[int]:
     return [index for index, cell in enumerate(cells) if _number_of_cell(cell)[1].mean() < EMPTY_INK]
 
 
+def _number_extent(cell: PILImage.Image) -> tuple[tuple[int, int, int, int], tuple[int, int]] | None:
+    """The box ``(x0, y0, x1, y1)`` round ``cell``'s number ink and the ``(height, width)`` of the cut it
+    lies in (the cell :data:`INSET` in from its sides), in pixels; None for an empty cell."""
+    import numpy as np
+
+    _, number = _number_of_cell(cell)
+    if number.mean() < EMPTY_INK:
+        return None
+    ys, xs = np.nonzero(number)
+    return (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1), number.shape
+
+
+def number_boxes(cells: list[PILImage.Image]) -> list[tuple[int, int, int, int] | None]:
+    """The box ``(x0, y0, x1, y1)`` round each cell's number ink, in pixels of the cell cut :data:`INSET` in
+    from its sides (None for an empty cell): its height tells a tile's number from a line of text."""
+    return [None if (extent := _number_extent(cell)) is None else extent[0] for cell in cells]
+
+
 def ink_offsets(cells: list[PILImage.Image]) -> list[float | None]:
     """How far the centre of each cell's number ink lies from the cell's centre, as a share of the cell's
     side (None for an empty cell): games centre a tile's number, so a grid off the tiles shows it here."""
-    import numpy as np
-
     out: list[float | None] = []
     for cell in cells:
-        _, number = _number_of_cell(cell)
-        if number.mean() < EMPTY_INK:
+        extent = _number_extent(cell)
+        if extent is None:
             out.append(None)
             continue
-        ys, xs = np.nonzero(number)
-        h, w = number.shape
-        out.append(float(max(abs((xs.min() + xs.max() + 1) / 2 / w - 0.5), abs((ys.min() + ys.max() + 1) / 2 / h - 0.5))))
+        (x0, y0, x1, y1), (h, w) = extent
+        out.append(float(max(abs((x0 + x1) / 2 / w - 0.5), abs((y0 + y1) / 2 / h - 0.5))))
     return out
 
 
@@ -256,6 +271,7 @@ __all__ = [
     "empty_cells",
     "ink_mask",
     "ink_offsets",
+    "number_boxes",
     "read_numbers",
     "tesseract_path",
 ]

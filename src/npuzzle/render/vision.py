@@ -2699,6 +2699,10 @@ def _absent_number(
 GOES_ON_FACE = 30.0  # 0..255 (largest channel): pixels this close to the tiles' face colour show a face ...
 GOES_ON_SHARE = 0.25  # ... and a cell past a grid with this share of them, tiles (a strip of them: a bevel's band)
 GOES_ON_EDGE_PX = 3  # a grid with less than this many pixels of the screenshot past a side may go on past its edge
+# a tile's number past the grid: its ink this many times as tall as the grid's shortest .. tallest numbers'
+# (a one-digit board's next tiles show two digits, 0.84 as tall in the bench's games) ...
+GOES_ON_NUMBER = (0.7, 1.4)
+GOES_ON_ASPECT = 2.5  # ... and at most this many times as wide as tall (two digits; a line of text is wider)
 
 
 def _board_goes_on(image: PILImage.Image, grid: Grid, hole: int) -> bool:
@@ -2706,14 +2710,19 @@ def _board_goes_on(image: PILImage.Image, grid: Grid, hole: int) -> bool:
     by the screenshot's or the crop's edge or located short, shows the rest of the board, or nothing. So on
     some side: the screenshot ends within :data:`GOES_ON_EDGE_PX` of the next cell's edge (no evidence that
     the board ends there); or the next row or column of cells (at the grid's pitch, the part of each inside
-    the screenshot), but for one (the hole may be there) and of at least two, shows the tiles' face (at least
-    :data:`GOES_ON_SHARE` of its pixels within :data:`GOES_ON_FACE` of the median of the tiles' median
-    colours: a strip of a tile shows a bevel's band too) or, when at least half of each shows, number ink
-    near its middle. A whole board shows its frame, the window or the desk there."""
+    the screenshot), but for one (the hole may be there) and of at least two, shows tiles: when cut off by the
+    screenshot's edge, the tiles' face (at least :data:`GOES_ON_SHARE` of its pixels within
+    :data:`GOES_ON_FACE` of the median of the tiles' median colours: a strip of a tile shows a bevel's band
+    too); when at least half of each shows, a number near its middle as tall as the grid's own numbers and no
+    wider than two digits (:data:`GOES_ON_NUMBER`, :data:`GOES_ON_ASPECT`); when seen whole, the face and
+    some number ink. A whole board shows its frame, the window or the desk there. Bench seeds 1019 and 1066
+    ("numbers, missing number" and "hard looks") show a window or a desk of nearly the faces' colour past
+    the board, but no number; 1024 and 1038 the window's title, or its line of text below the board: ink
+    near a cell's middle, but half as tall as a number, or a thin line."""
     import numpy as np
 
     from .locate import SIDES, grid_beyond
-    from .ocr import empty_cells, ink_offsets
+    from .ocr import ink_offsets, number_boxes
 
     pixels = np.asarray(image.convert("RGB")).astype(np.float32)
 
@@ -2728,24 +2737,40 @@ def _board_goes_on(image: PILImage.Image, grid: Grid, hole: int) -> bool:
         x0, y0, x1, y1 = (round(v) for v in box)
         return float((np.abs(pixels[y0:y1, x0:x1] - face).max(axis=2) <= GOES_ON_FACE).mean())
 
+    own = [b for c, b in enumerate(number_boxes(_crops(image, grid))) if c != hole and b is not None]
+    heights = [y1 - y0 for _, y0, _, y1 in own] or [0, math.inf]  # pixels: the grid's numbers' heights
+    low, high = GOES_ON_NUMBER[0] * min(heights), GOES_ON_NUMBER[1] * max(heights)
+
+    def like_numbers(cells: list[PILImage.Image]) -> list[bool]:  # per cell: a number like the grid's shown
+        shown = zip(ink_offsets(cells), number_boxes(cells), strict=True)
+        return [
+            o is not None and b is not None and o <= NUMBER_CENTRED and low <= b[3] - b[1] <= high
+            and b[2] - b[0] <= GOES_ON_ASPECT * (b[3] - b[1])
+            for o, b in shown
+        ]
+
     for side in SIDES:
         boxes = grid_beyond(grid, side).cell_boxes()
         clipped = [(max(0.0, x0), max(0.0, y0), min(float(image.width), x1), min(float(image.height), y1))
                    for x0, y0, x1, y1 in boxes]
         along = 0 if side in ("left", "right") else 1
         depth = min(b[along + 2] - b[along] for b in clipped)
+        extent = boxes[0][along + 2] - boxes[0][along]  # a cell's side along the way out
         if depth < GOES_ON_EDGE_PX:
             return True
         if min(b[3 - along] - b[1 - along] for b in clipped) < GOES_ON_EDGE_PX:
             continue  # the cells beside the grid's ends cut off: their row or column not seen
-        alike = sum(face_share(b) >= GOES_ON_SHARE for b in clipped)
-        if alike >= max(2, len(clipped) - 1):
+        needed = max(2, len(clipped) - 1)
+        alike = [face_share(b) >= GOES_ON_SHARE for b in clipped]
+        whole = depth >= extent - GOES_ON_EDGE_PX
+        if not whole and sum(alike) >= needed:
             return True
-        if depth < 0.5 * (boxes[0][along + 2] - boxes[0][along]):
+        if depth < 0.5 * extent:
             continue
         seen = [image.crop(tuple(round(v) for v in b)) for b in clipped]  # type: ignore[misc]
-        inked = sum(o is not None and o <= NUMBER_CENTRED for o in ink_offsets(seen))
-        if inked >= max(2, len(seen) - 1) and len(seen) - len(empty_cells(seen)) >= max(2, len(seen) - 1):
+        inked = [b is not None for b in number_boxes(seen)]
+        tiles = [n or (whole and a and i) for n, a, i in zip(like_numbers(seen), alike, inked, strict=True)]
+        if sum(tiles) >= needed:
             return True
     return False
 
