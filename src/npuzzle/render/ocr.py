@@ -195,7 +195,7 @@ def empty_cells(cells: list[PILImage.Image]) -> list[int]:
     return [index for index, cell in enumerate(cells) if _number_of_cell(cell)[1].mean() < EMPTY_INK]
 
 
-def _number_extent(cell: PILImage.Image) -> tuple[tuple[int, int, int, int], tuple[int, int]] | None:
+def _number_extent(cell: PILImage.Image) -> NumberExtent | None:
     """The box ``(x0, y0, x1, y1)`` round ``cell``'s number ink and the ``(height, width)`` of the cut it
     lies in (the cell :data:`INSET` in from its sides), in pixels; None for an empty cell."""
     import numpy as np
@@ -207,24 +207,33 @@ def _number_extent(cell: PILImage.Image) -> tuple[tuple[int, int, int, int], tup
     return (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1), number.shape
 
 
+NumberExtent = tuple[tuple[int, int, int, int], tuple[int, int]]  # (ink box, the cut's (height, width))
+
+
+def number_extents(cells: list[PILImage.Image]) -> list[NumberExtent | None]:
+    """:func:`_number_extent` of each cell, for a caller that asks both :func:`number_boxes` and
+    :func:`ink_offsets` of the same cells (the ink is found once)."""
+    return [_number_extent(cell) for cell in cells]
+
+
 def number_boxes(cells: list[PILImage.Image]) -> list[tuple[int, int, int, int] | None]:
     """The box ``(x0, y0, x1, y1)`` round each cell's number ink, in pixels of the cell cut :data:`INSET` in
     from its sides (None for an empty cell): its height tells a tile's number from a line of text."""
-    return [None if (extent := _number_extent(cell)) is None else extent[0] for cell in cells]
+    return [None if extent is None else extent[0] for extent in number_extents(cells)]
+
+
+def ink_offset(extent: NumberExtent | None) -> float | None:
+    """How far the centre of a cell's number ink (its :func:`_number_extent`) lies from the cell's centre,
+    as a share of the cell's side (None for an empty cell)."""
+    if extent is None:
+        return None
+    (x0, y0, x1, y1), (h, w) = extent
+    return float(max(abs((x0 + x1) / 2 / w - 0.5), abs((y0 + y1) / 2 / h - 0.5)))
 
 
 def ink_offsets(cells: list[PILImage.Image]) -> list[float | None]:
-    """How far the centre of each cell's number ink lies from the cell's centre, as a share of the cell's
-    side (None for an empty cell): games centre a tile's number, so a grid off the tiles shows it here."""
-    out: list[float | None] = []
-    for cell in cells:
-        extent = _number_extent(cell)
-        if extent is None:
-            out.append(None)
-            continue
-        (x0, y0, x1, y1), (h, w) = extent
-        out.append(float(max(abs((x0 + x1) / 2 / w - 0.5), abs((y0 + y1) / 2 / h - 0.5))))
-    return out
+    """:func:`ink_offset` of each cell: games centre a tile's number, so a grid off the tiles shows it here."""
+    return [ink_offset(extent) for extent in number_extents(cells)]
 
 
 def read_numbers(cells: list[PILImage.Image]) -> NumberReading:
@@ -266,12 +275,15 @@ def read_numbers(cells: list[PILImage.Image]) -> NumberReading:
 
 
 __all__ = [
+    "NumberExtent",
     "NumberReading",
     "OcrUnavailableError",
     "empty_cells",
     "ink_mask",
+    "ink_offset",
     "ink_offsets",
     "number_boxes",
+    "number_extents",
     "read_numbers",
     "tesseract_path",
 ]

@@ -274,7 +274,8 @@ class ReferenceMismatchError(ReadingError):
 
 class NumbersUnreadableError(ReadingError):
     """The numbers on numbered tiles could not all be read, or do not fit the board. ``cells_needed``: the
-    board's cell count the numbers read call for, when they were all larger than the grid found allows."""
+    fewest cells the board can have by the numbers read (the largest of them), when they were all larger than
+    the grid found allows."""
 
     cells_needed: int | None = None
 
@@ -851,7 +852,15 @@ def _read_beside_preview(
             return _read_as_if_no_size(image, width, height, home, strict, refusal, board)
 
     try:
-        reading = read_seams(home)
+        try:
+            reading = read_seams(home)
+        except HoleHomeMismatchError:
+            if home == hole_home:
+                raise
+            # numbered tiles 1..N less one say where their hole belongs; a box doubted as the finished picture
+            # says nothing of it (bench 1016 of "numbers, missing number": a tile taken for a preview)
+            home = hole_home
+            reading = read_seams(home)
     except ReadingError as refusal:
         if doubted is None:
             if home is None and isinstance(refusal, PictureReassemblyError):
@@ -1368,6 +1377,7 @@ def _read_without_reference(
     if problem is not None and not grids:
         raise problem
     first: ReadingError | None = None
+    parts: list[tuple[Grid, NumbersUnreadableError]] = []  # grids read as part of a bigger numbered board
     for index, grid in enumerate(grids):
         _check_time()
         try:
@@ -1381,11 +1391,22 @@ def _read_without_reference(
             if exc.grid is None:
                 exc.grid = grid  # for a debug picture of the grid the refusal is about
             first = first or exc
+            if index > 0 and isinstance(exc, NumbersUnreadableError) and exc.cells_needed is not None:
+                parts.append((grid, exc))
         except OcrUnavailableError:  # the other grids are read for numbers only: the first refusal stands
             if first is None:
                 raise
             raise first from None
     assert first is not None
+    if parts and width is None:  # the first grid was searched past already (_read_layout); the largest other part
+        grid, exc = max(parts, key=lambda part: part[0].width * part[0].height)
+        assert exc.cells_needed is not None
+        try:
+            reading = _read_numbers_bigger(image, grid, exc, exc.cells_needed, hole_home)
+            _check_solvable(reading)
+            return reading
+        except ReadingError:
+            pass
     if width is None:  # no grid located gave a reading: perhaps touching numbered tiles, lines unseen
         try:
             reading = _read_numbers_around_hole(image, grids, hole_home)
@@ -1460,14 +1481,22 @@ def _read_numbers_bigger(
     hole_home: int | str | None = None,
 ) -> ScreenshotReading:
     """The numbers read say the board has at least ``cells`` cells, more than ``grid`` (part of the board
-    taken for all of it): look again for a grid of that many cells, the shapes closest to the grid found
-    first; then grow the grid found, at its own pitch, by whole columns and rows on either side into
-    boards of at least ``cells`` cells (the squarest and then smallest first), keeping only those with exactly
-    one empty cell and reading them until one passes every check (each number once, the added cells read
-    surely, solvable)."""
+    taken for all of it): look again for a grid of ``cells + 1`` or ``cells`` cells (a "missing number" game
+    numbers 1..N over N cells), the shapes closest to the grid found first; then grow the grid found, at its
+    own pitch and with its tiles made square (:func:`~npuzzle.render.locate.square_grids`), by whole columns
+    and rows on either side into boards of at least ``cells`` cells (the squarest and then smallest first),
+    each also with its lines fitted again over its whole extent (:func:`~npuzzle.render.locate.refine_grid`:
+    a pitch measured over two rows drifts across six; dev seed 1049 of "numbers, other faces" and of "numbers,
+    hard looks"), keeping only those with exactly one empty cell and reading them until
+    one passes every check (each number once, the added cells read surely or as the one number missing,
+    solvable). A number too big for any board (:data:`MAX_SIDE` squared) is two tiles' numbers read as one:
+    cells twice as wide or tall as the tiles (:func:`_read_numbers_split`)."""
+    from .locate import refine_grid, square_grids
     from .ocr import empty_cells
 
-    shapes = [(w, cells // w) for w in range(2, 17) if cells % w == 0 and 2 <= cells // w <= 16]
+    if cells > MAX_SIDE * MAX_SIDE:
+        return _read_numbers_split(image, grid, problem, hole_home)
+    shapes = [(w, n // w) for n in (cells + 1, cells) for w in range(2, 17) if n % w == 0 and 2 <= n // w <= 16]
     aspect = grid.width / grid.height
     shapes.sort(key=lambda wh: abs(wh[0] / wh[1] - aspect) + abs(wh[0] / wh[1] - 1))
     for w, h in shapes[:2]:
@@ -1476,36 +1505,70 @@ def _read_numbers_bigger(
             return _read_numbers(image, bigger, None, w, h, hole_home=hole_home)
         except (GridNotFoundError, NumbersUnreadableError):
             continue
-    columns, rows = grid.columns, grid.rows
+    # the grid found, and its tiles made square (an axis of two or three tiles measures its pitch poorly)
+    bases = [grid, *(g for g in square_grids(grid) if (g.width, g.height) == (grid.width, grid.height))]
     sizes = sorted(
-        ((w, h) for w in range(columns.count, MAX_SIDE + 1) for h in range(rows.count, MAX_SIDE + 1)
+        ((w, h) for w in range(grid.width, MAX_SIDE + 1) for h in range(grid.height, MAX_SIDE + 1)
          if cells <= w * h <= 2 * cells),
         key=lambda wh: (abs(wh[0] - wh[1]), wh[0] * wh[1]),  # games favour square boards
     )  # fmt: skip
     reads = 0
+    tried: set[Grid] = set()
     for w, h in sizes[:BIGGER_SHAPES]:
-        for before_c in range(w - columns.count + 1):
-            for before_r in range(h - rows.count + 1):
-                grown = Grid(
-                    replace(columns, start=columns.start - before_c * columns.pitch, count=w),
-                    replace(rows, start=rows.start - before_r * rows.pitch, count=h),
-                )
-                x0, y0, x1, y1 = grown.box
-                if x0 < -1 or y0 < -1 or x1 > image.width + 1 or y1 > image.height + 1:
-                    continue
-                if len(empty_cells(_crops(image, grown))) != 1:
-                    continue
-                if reads == BIGGER_READS:
-                    raise problem
-                reads += 1
-                try:
-                    seen = {(r + before_r) * w + c + before_c for r in range(rows.count) for c in range(columns.count)}
-                    return _read_numbers(
-                        image, grown, None, w, h, added=set(range(w * h)) - seen, hole_home=hole_home
+        for before_c in range(w - grid.width + 1):
+            for before_r in range(h - grid.height + 1):
+                seen = {(r + before_r) * w + c + before_c for r in range(grid.height) for c in range(grid.width)}
+                for base in bases:
+                    columns, rows = base.columns, base.rows
+                    grown = Grid(
+                        replace(columns, start=columns.start - before_c * columns.pitch, count=w),
+                        replace(rows, start=rows.start - before_r * rows.pitch, count=h),
                     )
-                except NumbersUnreadableError:
-                    continue
+                    x0, y0, x1, y1 = grown.box
+                    if x0 < -1 or y0 < -1 or x1 > image.width + 1 or y1 > image.height + 1:
+                        continue
+                    for candidate in (grown, refine_grid(image, grown)):
+                        if candidate in tried or len(empty_cells(_crops(image, candidate))) != 1:
+                            continue
+                        tried.add(candidate)
+                        if reads == BIGGER_READS:
+                            raise problem
+                        reads += 1
+                        try:
+                            return _read_numbers(
+                                image, candidate, None, w, h, added=set(range(w * h)) - seen, hole_home=hole_home
+                            )
+                        except NumbersUnreadableError:
+                            continue
     raise problem
+
+
+def _read_numbers_split(
+    image: PILImage.Image, grid: Grid, problem: NumbersUnreadableError, hole_home: int | str | None = None
+) -> ScreenshotReading:
+    """``grid``'s cells read a number too big for any board: each cell holds two tiles side by side (or one
+    above the other), their numbers read as one (dev seed 1074 of "numbers, hard looks": a 6x6 found as 3x6,
+    "29" and "17" read as 2917). Read again with the columns, the rows, or both cut in two, the lines fitted
+    again (:func:`~npuzzle.render.locate.refine_grid`), every check as for any grid."""
+    from .locate import refine_grid
+
+    columns, rows = grid.columns, grid.rows
+    halved_columns, halved_rows = _halved_axis(columns), _halved_axis(rows)
+    for split in (Grid(halved_columns, rows), Grid(columns, halved_rows), Grid(halved_columns, halved_rows)):
+        if max(split.width, split.height) > MAX_SIDE:
+            continue
+        try:
+            return _read_numbers(image, refine_grid(image, split), None, None, None, hole_home=hole_home)
+        except NumbersUnreadableError:
+            continue
+    raise problem
+
+
+def _halved_axis(axis: Axis) -> Axis:
+    """``axis`` with each cell cut into the two tiles it spans: a cell two tiles wide is two tiles and the
+    gap between them, so the tile is the cell less the new pitch."""
+    pitch = axis.pitch / 2
+    return replace(axis, pitch=pitch, tile=max(1.0, axis.tile - pitch), count=axis.count * 2)
 
 
 NUMBER_HOLE_GRIDS = 2  # grids fitted to the hole read for numbers at most, the best centred first
@@ -1545,9 +1608,16 @@ def _read_numbers_around_hole(
             fitted[grid] = max(offsets)
     centred = sorted((g for g, o in fitted.items() if o <= NUMBER_CENTRED), key=fitted.__getitem__)
     refusal: ReadingError | None = None
+    searched_past = False
     for grid in centred[:NUMBER_HOLE_GRIDS]:
         try:
-            reading = _read_numbers(image, grid, None, None, None, hole_home=hole_home)
+            try:
+                reading = _read_numbers(image, grid, None, None, None, hole_home=hole_home)
+            except NumbersUnreadableError as exc:
+                if exc.cells_needed is None or searched_past:
+                    raise
+                searched_past = True  # one search past a part of the board (dev seed 1006 of "numbers, no reference")
+                reading = _read_numbers_bigger(image, grid, exc, exc.cells_needed, hole_home)
             _check_solvable(reading)
             return reading
         except ReadingError as exc:
@@ -2566,7 +2636,7 @@ def _read_numbers(
             f"read numbers up to {max(out_of_range)} on a {size} grid (tiles 1..{n - 1}): the board is bigger "
             "than the grid found; give --size and --crop"
         )
-        bigger.cells_needed = max(out_of_range) + 1
+        bigger.cells_needed = max(out_of_range)  # at least: a "missing number" game numbers 1..N over N cells
         raise bigger
     if len(got.empty) != 1:
         where = "no empty cell" if not got.empty else f"{len(got.empty)} empty cells {list(got.empty)}"
@@ -2575,7 +2645,10 @@ def _read_numbers(
         )
     numbers = list(got.numbers)
     confidence = list(got.confidence)
-    if unread and not set(unread) & set(added) and len(unread) == len(missing) and not out_of_range and not repeated:
+    # cells added past the cells seen may be settled only as a number the OCR itself read there, never by
+    # elimination alone (unseen seed 29085: window text took two missing numbers by parity)
+    guessed = [c for c in unread if c in added and not set(got.candidates_of(c)) & set(missing)]
+    if unread and not guessed and len(unread) == len(missing) and not out_of_range and not repeated:
         settled = _settle_unsure(numbers, unread, missing, got, goal)
         if settled is None and home != n - 1 and _settle_unsure(numbers, unread, missing, got, None) is not None:
             # the numbers seen settle one way, but not for this goal: the hole's home is the likelier cause
@@ -2674,11 +2747,15 @@ def _absent_number(
     cells), the one whose home is the hole left out, so that the N-1 tiles show 1..N less one (less N: the
     usual game). Taken only on such evidence as a part of a bigger board cannot give: one empty cell, every
     other read once and N among them (cells not read surely settled one way only, for one number left out:
-    :func:`_settle_unsure`), and the board not going on past the grid (:func:`_board_goes_on`; a
-    grid grown past the cells seen, ``added``, is part of a search for a bigger board). ``counts``: the cells
-    each number was read on; ``unread``: the cells with ink but no sure number. None otherwise."""
+    :func:`_settle_unsure`), and the board not going on past the grid (:func:`_board_goes_on`). On a grid
+    grown past the cells seen (``added``, a search for a bigger board) every added cell must be read surely
+    (dev seed 1046 of "numbers, missing number": a 6x6 found as its top three rows, 1..36 without 11).
+    ``counts``: the cells each number was read on; ``unread``: the cells with ink but no sure number. None
+    otherwise."""
     n = grid.width * grid.height
-    if n not in counts or added or len(got.empty) != 1 or any(len(c) > 1 or v > n for v, c in counts.items()):
+    if n not in counts or set(unread) & set(added) or len(got.empty) != 1:
+        return None
+    if any(len(c) > 1 or v > n for v, c in counts.items()):
         return None
     gaps = sorted(set(range(1, n + 1)) - set(counts))
     if len(gaps) != len(unread) + 1 or _board_goes_on(image, grid, got.empty[0]):
@@ -2722,7 +2799,7 @@ def _board_goes_on(image: PILImage.Image, grid: Grid, hole: int) -> bool:
     import numpy as np
 
     from .locate import SIDES, grid_beyond
-    from .ocr import ink_offsets, number_boxes
+    from .ocr import NumberExtent, ink_offset, number_boxes, number_extents
 
     pixels = np.asarray(image.convert("RGB")).astype(np.float32)
 
@@ -2741,13 +2818,14 @@ def _board_goes_on(image: PILImage.Image, grid: Grid, hole: int) -> bool:
     heights = [y1 - y0 for _, y0, _, y1 in own] or [0, math.inf]  # pixels: the grid's numbers' heights
     low, high = GOES_ON_NUMBER[0] * min(heights), GOES_ON_NUMBER[1] * max(heights)
 
-    def like_numbers(cells: list[PILImage.Image]) -> list[bool]:  # per cell: a number like the grid's shown
-        shown = zip(ink_offsets(cells), number_boxes(cells), strict=True)
-        return [
-            o is not None and b is not None and o <= NUMBER_CENTRED and low <= b[3] - b[1] <= high
-            and b[2] - b[0] <= GOES_ON_ASPECT * (b[3] - b[1])
-            for o, b in shown
-        ]
+    def like_number(extent: NumberExtent | None) -> bool:  # a number like the grid's shown
+        if extent is None:
+            return False
+        x0, y0, x1, y1 = extent[0]
+        tall = y1 - y0
+        offset = ink_offset(extent)
+        assert offset is not None
+        return offset <= NUMBER_CENTRED and low <= tall <= high and x1 - x0 <= GOES_ON_ASPECT * tall
 
     for side in SIDES:
         boxes = grid_beyond(grid, side).cell_boxes()
@@ -2768,8 +2846,8 @@ def _board_goes_on(image: PILImage.Image, grid: Grid, hole: int) -> bool:
         if depth < 0.5 * extent:
             continue
         seen = [image.crop(tuple(round(v) for v in b)) for b in clipped]  # type: ignore[misc]
-        inked = [b is not None for b in number_boxes(seen)]
-        tiles = [n or (whole and a and i) for n, a, i in zip(like_numbers(seen), alike, inked, strict=True)]
+        extents = number_extents(seen)
+        tiles = [like_number(e) or (whole and a and e is not None) for e, a in zip(extents, alike, strict=True)]
         if sum(tiles) >= needed:
             return True
     return False
