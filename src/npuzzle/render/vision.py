@@ -284,6 +284,10 @@ class UnsolvableReadingError(ReadingError):
     """The board read cannot reach its goal: some tiles were surely misread."""
 
 
+class NumbersParityError(UnsolvableReadingError):
+    """Numbered tiles read cannot reach their goal with the hole's home taken: the home may be elsewhere."""
+
+
 class HoleHomeMismatchError(ReadingError):
     """Numbered tiles 1..N with one number left out (a "missing number" game) put the hole's home in that
     number's cell, not in the ``hole_home`` given."""
@@ -854,11 +858,12 @@ def _read_beside_preview(
     try:
         try:
             reading = read_seams(home)
-        except HoleHomeMismatchError:
+        except (HoleHomeMismatchError, NumbersParityError):
             if home == hole_home:
                 raise
-            # numbered tiles 1..N less one say where their hole belongs; a box doubted as the finished picture
-            # says nothing of it (bench 1016 of "numbers, missing number": a tile taken for a preview)
+            # numbered tiles were read with the hole's home of a box doubted as the finished picture, which says
+            # nothing of where numbered tiles' hole belongs (bench 1016 of "numbers, missing number": 1..N less
+            # one put it elsewhere; held-out 53020 of "numbers, other faces": not reachable with it)
             home = hole_home
             reading = read_seams(home)
     except ReadingError as refusal:
@@ -2903,8 +2908,8 @@ def _check_solvable(reading: ScreenshotReading) -> None:
         )
 
 
-def _numbers_parity_refusal(hole_home: int) -> UnsolvableReadingError:
-    return UnsolvableReadingError(
+def _numbers_parity_refusal(hole_home: int) -> NumbersParityError:
+    return NumbersParityError(
         f"the numbers read cannot reach their goal with the hole in cell {hole_home} (the other parity class): "
         "check where the hole belongs (--hole-home), or some numbers were misread: check --size and --crop "
         "(cells 0-based)"
