@@ -1496,7 +1496,7 @@ def _read_numbers_bigger(
     one passes every check (each number once, the added cells read surely or as the one number missing,
     solvable). A number too big for any board (:data:`MAX_SIDE` squared) is two tiles' numbers read as one:
     cells twice as wide or tall as the tiles (:func:`_read_numbers_split`)."""
-    from .locate import refine_grid, square_grids
+    from .locate import square_grids
     from .ocr import empty_cells
 
     if cells > MAX_SIDE * MAX_SIDE:
@@ -1532,7 +1532,7 @@ def _read_numbers_bigger(
                     x0, y0, x1, y1 = grown.box
                     if x0 < -1 or y0 < -1 or x1 > image.width + 1 or y1 > image.height + 1:
                         continue
-                    for candidate in (grown, refine_grid(image, grown)):
+                    for candidate in _and_refined(image, grown):
                         if candidate in tried or len(empty_cells(_crops(image, candidate))) != 1:
                             continue
                         tried.add(candidate)
@@ -1546,6 +1546,14 @@ def _read_numbers_bigger(
                         except NumbersUnreadableError:
                             continue
     raise problem
+
+
+def _and_refined(image: PILImage.Image, grid: Grid) -> Iterator[Grid]:
+    """``grid``, then (only if asked for) ``grid`` with its lines fitted again over its whole extent."""
+    from .locate import refine_grid
+
+    yield grid
+    yield refine_grid(image, grid)
 
 
 def _read_numbers_split(
