@@ -296,3 +296,31 @@ def test_solve_screenshot_compiles_a_first_solve_before_its_budget(
     assert "compiling the solvers for a 3x3 board (first use on this machine, about 8 s)" in err
     code, _, err = run(capsys, *argv, "--max-seconds", "5")
     assert code == 0 and compiled == [(3, 3)] and "compiling" not in err
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--hole-home", "middle"], "hole home 'middle' is not a cell number"),
+        (["--hole-home", "-1"], "hole home -1 is not a cell"),
+        (["--blank-cell", "-2"], "blank cell -2 is not a cell"),
+        (["--size", "3x3", "--blank-cell", "9"], "blank cell 9 is outside a 3x3 board (cells 0..8)"),
+        (["--size", "3x3", "--hole-home", "12"], "hole home 12 is outside a 3x3 board (cells 0..8)"),
+        (["--size", "5x5", "--crop", "10,10,20,20"], "crop 10,10,20,20 is 20x20 pixels: too small to cut into 5x5"),
+    ],
+)
+def test_read_refuses_cells_and_crops_no_board_can_have_before_reading(
+    options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hole home of 'middle' or -1, or a blank cell past the size given, was refused only after the whole
+    reading (45 s on a 5x5 picture, whose refusal then named the seams); a crop too small for the size given
+    was named by the size of the screenshot read round it (32x32 for a 20x20 crop)."""
+    from npuzzle.render import vision
+
+    def no_reading(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the options were not checked before the reading")
+
+    monkeypatch.setattr(vision, "_layouts", no_reading)
+    Image.new("RGB", (200, 200)).save(tmp_path / "shot.png")
+    code = main(["read", str(tmp_path / "shot.png"), *options])
+    assert code == 2 and message in capsys.readouterr().err

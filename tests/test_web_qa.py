@@ -234,12 +234,11 @@ def test_a_blank_cell_outside_the_size_given_is_400_before_reading(
     def no_reading(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("read a screenshot whose blank_cell cannot be on the board")
 
-    monkeypatch.setattr(vision, "read_screenshot", no_reading)
+    monkeypatch.setattr(vision, "_layouts", no_reading)  # the reader's own check comes before its reading
     for field in ("blank_cell", "hole_home"):
         payload = {"screenshot": blank_png(), "width": 3, "height": 2, field: 6}
-        assert_error(
-            client.post("/api/read", json=payload), 400, "BoardFormatError", f"{field} 6 is outside a 3x2"
-        )
+        name = field.replace("_", " ")
+        assert_error(client.post("/api/read", json=payload), 400, "PictureError", f"{name} 6 is outside a 3x2")
 
 
 def test_a_blank_cell_on_the_board_still_reads(client: TestClient, numbers_3x3: str) -> None:

@@ -728,11 +728,25 @@ def read_screenshot(
         raise PictureError(f"the reading's time limit must be a positive number of seconds, got {max_seconds!r}")
     if (width is None) != (height is None):
         raise PictureError("give both the width and the height of the board, or neither")
+    _check_cell_options(width, height, blank_cell, hole_home)
     token = _DEADLINE.set(None if max_seconds is None else (time.monotonic() + max_seconds, max_seconds))
     try:
         return _read_screenshot(screenshot, width, height, reference, strict, blank_cell, crop, exact, hole_home)
     finally:
         _DEADLINE.reset(token)
+
+
+def _check_cell_options(
+    width: int | None, height: int | None, blank_cell: int | None, hole_home: int | str | None
+) -> None:
+    """Refuse at once a ``blank_cell`` or ``hole_home`` that no board, or not the ``width`` x ``height``
+    given, can have, rather than after a reading that may take a minute."""
+    n = None if width is None or height is None else width * height
+    for name, cell in (("blank cell", blank_cell), ("hole home", _hole_home_cell(hole_home))):
+        if cell is not None and cell < 0:
+            raise PictureError(f"{name} {cell} is not a cell: cells are numbered from 0, row by row")
+        if cell is not None and n is not None and cell >= n:
+            raise PictureError(f"{name} {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
 
 
 def _read_screenshot(
@@ -758,6 +772,8 @@ def _read_screenshot(
             raise PictureError(
                 f"crop {x},{y},{w},{h} is not inside the {image.width}x{image.height} screenshot"
             )
+        if width is not None and height is not None:  # the crop's own size, not the screenshot's read round it
+            check_picture_size(image.crop((x, y, x + w, y + h)), width, height, f"crop {x},{y},{w},{h}")
         # read with a little of the screenshot round it, so that the board's sides show as steps even in a
         # crop to its tiles alone (exact: the crop is the board, cut evenly)
         pad = 0 if exact else max(CROP_CONTEXT_PX, round(CROP_CONTEXT * max(w, h)))
@@ -1345,21 +1361,27 @@ def _from_bytes(source: str | Path | bytes | PILImage.Image, what: str) -> str |
     return image
 
 
+def _hole_home_cell(hole_home: int | str | None) -> int | None:
+    """The cell number ``hole_home`` names, None for a corner named (or none): :class:`PictureError` for
+    anything else."""
+    if hole_home is None or hole_home in ("top-left", "bottom-right"):
+        return None
+    try:
+        return int(hole_home)
+    except (TypeError, ValueError):
+        raise PictureError(
+            f"hole home {hole_home!r} is not a cell number, 'top-left' or 'bottom-right'"
+        ) from None
+
+
 def parse_hole_home(hole_home: int | str | None, width: int, height: int) -> int:
     """The hole's home cell (0-based) from a cell number, ``"top-left"``, ``"bottom-right"`` or ``None``
     (the bottom-right). :class:`PictureError` for anything else, :class:`ReadingError` for a cell outside
     this ``width`` × ``height`` (the board may be another size)."""
     n = width * height
-    if hole_home is None or hole_home == "bottom-right":
-        return n - 1
-    if hole_home == "top-left":
-        return 0
-    try:
-        cell = int(hole_home)
-    except (TypeError, ValueError):
-        raise PictureError(
-            f"hole home {hole_home!r} is not a cell number, 'top-left' or 'bottom-right'"
-        ) from None
+    cell = _hole_home_cell(hole_home)
+    if cell is None:
+        return 0 if hole_home == "top-left" else n - 1
     if not 0 <= cell < n:  # a refusal of this size of board: the reader may try others
         raise ReadingError(f"hole home {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
     return cell

@@ -525,8 +525,6 @@ def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = 
     """The ``/api/read`` work: decode, call the reader (stopping it after ``max_seconds``), shape the answer."""
     from ..render.vision import read_screenshot
 
-    if request.width is not None and request.height is not None:  # refused before the seconds of reading
-        _check_cells(request, request.width, request.height)
     shot = decode_picture(request.screenshot, "screenshot", max_pixels)
     reference = (
         None if request.reference is None else decode_picture(request.reference, "reference", max_pixels)
@@ -538,7 +536,7 @@ def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = 
         options["crop"] = tuple(request.crop)
     if request.hole_home is not None and reference is None:  # a reference shows where the hole belongs
         options["hole_home"] = request.hole_home
-    reading = read_screenshot(shot, request.width, request.height, reference, **options)  # checks both cells
+    reading = read_screenshot(shot, request.width, request.height, reference, **options)  # cells checked first
     grid = getattr(reading, "grid", None)
     return ReadResponse(
         width=reading.board.width,
@@ -554,17 +552,6 @@ def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = 
         image_width=shot.width,
         image_height=shot.height,
     )
-
-
-def _check_cells(request: ReadRequest, width: int, height: int) -> None:
-    """:class:`BoardFormatError` when the request's ``blank_cell`` or ``hole_home`` is not a cell of the
-    ``width`` × ``height`` board it names: refused before the seconds of reading (the reader checks them against the board
-    read)."""
-    n = width * height
-    for name in ("blank_cell", "hole_home"):
-        cell = getattr(request, name)
-        if cell is not None and not 0 <= cell < n:
-            raise BoardFormatError(f"{name} {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
 
 
 def layouts_for(width: int, height: int) -> list[Layout]:
