@@ -17,13 +17,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._files import write_atomically
 from ..board import Board
 from ..generate import _GAMMA, _MASK_64, _method, _mix64, generate, seed_key
 from .difficulty import LAYER_CELLS, OPTIMAL_CELLS
@@ -105,19 +105,6 @@ def _solve_chunk(
 
     goal = Board(goal_tiles, width, height, blank)
     return [optimal_distance(Board(t, width, height, blank), goal) for t in boards]
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def simulate(
@@ -203,7 +190,7 @@ def _from_table(goal: Board, todo: list[tuple[int, ...]], known: dict[str, int])
 
 def _save_cache(cache: Path, goal: Board, known: dict[str, int]) -> None:
     payload = {"size": [goal.width, goal.height], "goal": list(goal.tiles), "distances": known}
-    _write_atomic(cache, json.dumps(payload).encode())
+    write_atomically(cache, json.dumps(payload).encode())
 
 
 def _from_solver(
@@ -260,7 +247,7 @@ def write_outputs(sims: Sequence[Simulation], prefix: Path) -> list[Path]:
             f"{sim.method},{r.iterations},{r.n},{r.mean:.4f},{r.sd:.4f},{r.half_width:.4f}" for r in sim.rows
         ]
     paths = [prefix.with_name(prefix.name + ".csv")]
-    _write_atomic(paths[0], ("\n".join(lines) + "\n").encode())
+    write_atomically(paths[0], ("\n".join(lines) + "\n").encode())
     fig, ax = plt.subplots(figsize=(8, 4.8))
     goal = sims[0].goal
     uniform = sims[0].uniform_mean
@@ -295,7 +282,7 @@ def write_outputs(sims: Sequence[Simulation], prefix: Path) -> list[Path]:
         buffer = io.BytesIO()
         fig.savefig(buffer, format=ext, dpi=120)
         path = prefix.with_name(prefix.name + "." + ext)
-        _write_atomic(path, buffer.getvalue())
+        write_atomically(path, buffer.getvalue())
         paths.append(path)
     plt.close(fig)
     return paths
@@ -320,7 +307,7 @@ def plot_distribution(counts: Sequence[int], title: str, path: Path) -> Path:
     buffer = io.BytesIO()
     fig.savefig(buffer, format=path.suffix.lstrip(".") or "png", dpi=120)
     plt.close(fig)
-    _write_atomic(path, buffer.getvalue())
+    write_atomically(path, buffer.getvalue())
     return path
 
 

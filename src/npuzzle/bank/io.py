@@ -15,15 +15,15 @@ its line number and skipped; boards already stored are counted as skipped, never
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._files import atomic_path
 from ..board import Board, excerpt
 from ..errors import BankError, PuzzleError
 from .store import Bank, PuzzleRecord, format_tiles, now_text
@@ -105,31 +105,16 @@ def _parquet_schema(pa: Any) -> Any:
     return pa.schema([(name, types.get(name, pa.string())) for name in FIELDS])
 
 
-class _atomic:
-    """A temporary file beside ``target``, moved onto it with ``os.replace`` when the block ends cleanly."""
-
-    def __init__(self, target: Path, binary: bool = False) -> None:
-        self.target = target
-        self.binary = binary
-
-    def __enter__(self) -> Any:
-        self.target.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=self.target.parent)
-        self.temporary = Path(name)
-        mode = "wb" if self.binary else "w"
-        self.handle = os.fdopen(fd, mode) if self.binary else os.fdopen(fd, mode, encoding="utf-8", newline="")
-        return self.handle
-
-    def __exit__(self, exc_type: object, *_: object) -> None:
-        try:
-            if exc_type is None:
-                self.handle.flush()
-                os.fsync(self.handle.fileno())
-            self.handle.close()
-            if exc_type is None:
-                os.replace(self.temporary, self.target)
-        finally:
-            self.temporary.unlink(missing_ok=True)
+@contextlib.contextmanager
+def _atomic(target: Path, binary: bool = False) -> Iterator[Any]:
+    """An open file that replaces ``target`` whole when the block ends cleanly (:func:`~npuzzle._files.atomic_path`)."""
+    with atomic_path(target) as scratch:
+        if binary:
+            with scratch.open("wb") as handle:
+                yield handle
+        else:
+            with scratch.open("w", encoding="utf-8", newline="") as handle:
+                yield handle
 
 
 @dataclass

@@ -242,13 +242,12 @@ def stats(
 
 def _chart(rows: list[dict[str, Any]], path: Path) -> None:
     """One bar chart of puzzles per optimal length, a bar series per size and goal; written atomically."""
-    import os
-    import tempfile
-
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from .._files import atomic_path
 
     suffix = path.suffix.lower()
     if suffix not in (".png", ".svg", ".pdf"):
@@ -269,15 +268,11 @@ def _chart(rows: list[dict[str, Any]], path: Path) -> None:
     axes.set_title("Puzzle bank: puzzles per optimal length")
     if groups:
         axes.legend()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
-    os.close(fd)
     try:
-        figure.savefig(name, dpi=100)
-        os.replace(name, path)
+        with atomic_path(path, suffix=suffix) as scratch:
+            figure.savefig(scratch, dpi=100)
     finally:
         plt.close(figure)
-        Path(name).unlink(missing_ok=True)
 
 
 def export(

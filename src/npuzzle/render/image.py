@@ -744,26 +744,14 @@ def atomic_output(path: str | Path) -> Iterator[Path]:
     """A scratch path next to ``path`` (same suffix, so writers pick the same format) that replaces ``path``
     in one step when the block succeeds and is removed when it fails: a reader never sees half a file.
     Missing folders are created; an OS error says which path and why."""
-    import os
-    import tempfile
+    from .._files import atomic_path
 
     out = Path(path)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{out.stem}-", suffix=out.suffix, dir=out.parent)
+        with atomic_path(out, suffix=out.suffix) as scratch:
+            yield scratch
     except OSError as exc:
         raise PictureError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
-    os.close(fd)
-    scratch = Path(name)
-    try:
-        yield scratch
-        os.replace(scratch, out)
-    except OSError as exc:
-        scratch.unlink(missing_ok=True)
-        raise PictureError(f"cannot write {str(out)!r}: {exc.strerror or exc}") from None
-    except BaseException:
-        scratch.unlink(missing_ok=True)
-        raise
 
 
 def save_image(image: PILImage.Image, path: str | Path) -> Path:
