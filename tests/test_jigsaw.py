@@ -1478,3 +1478,23 @@ def test_a_grid_of_texture_cells_is_passed_over_before_reassembly(monkeypatch: p
     assert memo.has_no_hole(texture) and not memo.has_no_hole(_true_grid(shot))
     assert vision._witnessed_on(memo, texture, None) is None
     assert (texture, False) not in memo.assemblies
+
+
+def test_seam_costs_are_remembered_by_the_cuts_content_read_only() -> None:
+    """The reader weighs the same cuts again with the hole's home at another corner: their seams are
+    weighed once, and what is remembered cannot be changed by a caller."""
+    from npuzzle.render.jigsaw import _piece_seam_costs, decorated_seam_costs
+
+    cuts = np.random.default_rng(3).integers(0, 256, size=(3, 9, 24, 24, 3), dtype=np.uint8)
+    lr, tb = _piece_seam_costs(cuts, 4, False)
+    again = _piece_seam_costs(cuts.copy(), 4, False)
+    assert again[0] is lr and again[1] is tb
+    pieces = [c for c in range(9) if c != 4]
+    direct = [decorated_seam_costs(cut[pieces]) for cut in cuts]
+    np.testing.assert_array_equal(lr, sum(d[0] for d in direct) / 3)
+    np.testing.assert_array_equal(tb, sum(d[1] for d in direct) / 3)
+    assert not lr.flags.writeable and not tb.flags.writeable
+    assert _piece_seam_costs(cuts, 3, False)[0] is not lr and _piece_seam_costs(cuts, 4, True)[0] is not lr
+    changed = cuts.copy()
+    changed[1, 0, 0, 0, 0] ^= 1
+    assert _piece_seam_costs(changed, 4, False)[0] is not lr

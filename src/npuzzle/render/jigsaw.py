@@ -51,6 +51,8 @@ Method
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -802,6 +804,44 @@ def _solvable_candidates(
     return out
 
 
+SEAM_COSTS_KEPT = 64  # seam cost pairs kept (:func:`_piece_seam_costs`; 4 MB at the reader's 8x8): a reading weighs a grid's cells
+# with the hole's home at two or more corners, each time on the same cuts
+
+
+_seam_cost_memory: OrderedDict[tuple[bytes, tuple[int, ...], int, bool], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+_seam_cost_lock = threading.Lock()
+
+
+def _piece_seam_costs(cuts: np.ndarray, hole: int, gradient: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(lr, tb)`` seam costs (:func:`decorated_seam_costs`) of the pieces of ``cuts`` (``(cuts, cells,
+    side, side, 3)``: the same cells cut a little differently, so that no answer hangs on where a pixel
+    falls) with cell ``hole`` left out, averaged over the cuts. Remembered by content (read-only arrays): the
+    reader asks again for the same cuts with another home for the hole, and these are most of a
+    reassembly's cost after the beam (a refused 6x6 weighed 24 distinct sets of seams in 48 calls)."""
+    import hashlib
+
+    import numpy as np
+
+    key = (hashlib.blake2b(np.ascontiguousarray(cuts).data, digest_size=16).digest(), cuts.shape, hole, gradient)
+    with _seam_cost_lock:
+        if key in _seam_cost_memory:
+            _seam_cost_memory.move_to_end(key)
+            return _seam_cost_memory[key]
+    pieces = [c for c in range(cuts.shape[1]) if c != hole]
+    lr, tb = decorated_seam_costs(cuts[0][pieces], gradient)
+    for cut in cuts[1:]:
+        more_lr, more_tb = decorated_seam_costs(cut[pieces], gradient)
+        lr, tb = lr + more_lr, tb + more_tb
+    lr, tb = lr / len(cuts), tb / len(cuts)
+    lr.setflags(write=False)
+    tb.setflags(write=False)
+    with _seam_cost_lock:
+        _seam_cost_memory[key] = (lr, tb)
+        while len(_seam_cost_memory) > SEAM_COSTS_KEPT:
+            _seam_cost_memory.popitem(last=False)
+    return lr, tb
+
+
 def assemble(
     tiles: np.ndarray,
     width: int,
@@ -823,12 +863,7 @@ def assemble(
     if missing is None:
         missing = n_cells - 1
     pieces = [c for c in range(n_cells) if c != hole]  # piece index -> screenshot cell
-    cuts = tiles if tiles.ndim == 5 else tiles[None]
-    lr, tb = decorated_seam_costs(cuts[0][pieces], gradient)
-    for cut in cuts[1:]:  # the same cells cut a little differently: seam costs that do not hang on a pixel
-        more_lr, more_tb = decorated_seam_costs(cut[pieces], gradient)
-        lr, tb = lr + more_lr, tb + more_tb
-    lr, tb = lr / len(cuts), tb / len(cuts)
+    lr, tb = _piece_seam_costs(tiles if tiles.ndim == 5 else tiles[None], hole, gradient)
     n = len(pieces)
     # the typical seam between two unrelated tiles: the scale of every cost below
     off = np.concatenate([lr[~np.eye(n, dtype=bool)], tb[~np.eye(n, dtype=bool)]])
