@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from .._files import atomic_path
 from ..board import excerpt
 
 #: Seconds between fsyncs while records are appended (every record is written at once regardless).
@@ -205,17 +206,10 @@ class ResultsFile:
             offsets.append((json.loads(raw)["line"], position, len(raw)))
             position += len(raw)
         offsets.sort()
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            with open(temporary, "wb") as out:
-                for _, start, length in offsets:
-                    handle.seek(start)
-                    out.write(handle.read(length))
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, self.path)
-        finally:
-            temporary.unlink(missing_ok=True)
+        with atomic_path(self.path) as scratch, scratch.open("wb") as out:
+            for _, start, length in offsets:
+                handle.seek(start)
+                out.write(handle.read(length))
         self.in_order = True
         return True
 

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from .._files import atomic_path
 from ..errors import TableCacheError, TableCorruptError, TableMissingError
 from .pdb import Partition, PartitionTables, ProgressFn, build_partition
 
@@ -279,17 +280,10 @@ def write(partition: Partition, values: np.ndarray) -> Path:
         raise ValueError(
             f"{data.size} entries given, partition {partition.label} has {partition.n_entries()}"
         )
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        with tmp.open("wb") as f:
-            f.write(_header(partition, data.size, checksum(data)))
-            f.write(memoryview(data))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        _stamp_path(path).unlink(missing_ok=True)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic_path(path) as scratch, scratch.open("wb") as f:
+        f.write(_header(partition, data.size, checksum(data)))
+        f.write(memoryview(data))
+    _stamp_path(path).unlink(missing_ok=True)
     return path
 
 
@@ -560,17 +554,13 @@ def save_layout(tables: PartitionTables, kind: str, meta: list[int], data: np.nd
     if table is None or flat.size == 0 or flat.size > LAYOUT_MAX_BYTES:
         return None
     path = layout_path(tables.partition, kind)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         table_crc = read_info(table).checksum
-        with tmp.open("wb") as f:
+        with atomic_path(path) as scratch, scratch.open("wb") as f:
             f.write(_layout_header(kind, table_crc, meta, flat.size, checksum(flat)))
             f.write(memoryview(flat))
-        os.replace(tmp, path)
     except (OSError, TableCorruptError):
         return None
-    finally:
-        tmp.unlink(missing_ok=True)
     return path
 
 
