@@ -72,3 +72,26 @@ def test_a_web_reading_gives_its_slot_back_when_the_request_gives_up() -> None:
         while client.get("/api/status").json()["lanes"]["heavy"]["admitted"] and time.monotonic() < deadline:
             time.sleep(0.2)
         assert client.get("/api/status").json()["lanes"]["heavy"]["admitted"] == 0
+
+
+def test_a_reading_says_its_steps_as_they_start() -> None:
+    """A reading takes a second to a minute behind a spinner: ``progress`` hears each step (the CLI shows
+    it beside the spinner), and a reading stays the same whether anyone listens."""
+    shot = game_screenshot(QUICK)
+    steps: list[str] = []
+    reading = read_screenshot(shot.image, progress=steps.append)
+    assert reading.board == shot.board and reading == read_screenshot(shot.image)
+    assert steps[0] == "looking for the grid of tiles"
+    assert "looking for numbers on a 3x3 grid" in steps
+    picture = Style(width=3, height=3, kind="picture", seed=3, jpeg=85)
+    heard: list[str] = []
+    read_screenshot(game_screenshot(picture).image, progress=heard.append)
+    assert "putting the 3x3 picture back together from its seams" in heard
+
+
+def test_the_cli_spinner_takes_steps_and_is_silent_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    from npuzzle.cli.common import working
+
+    with working("reading shot.png …") as say:
+        say("looking for the grid of tiles")
+    assert capsys.readouterr().err == ""  # pytest's stderr is no terminal: no spinner, no steps

@@ -252,18 +252,19 @@ def progress_reporter() -> Iterator[ProgressCallback]:
 
 
 @contextmanager
-def working(message: str) -> Iterator[None]:
+def working(message: str) -> Iterator[Callable[[str], None]]:
     """A spinner with ``message`` on stderr while the block runs (gone when it ends; nothing at all when
     stderr is not a terminal): for work of unknown length, such as reading a screenshot (one second to a
-    minute), where no bar can say how far it has got."""
+    minute), where no bar can say how far it has got. The block gets a function that shows what the work
+    does now after ``message`` (a reader's ``progress``)."""
     from rich.console import Console
 
     console = Console(stderr=True)
     if not console.is_terminal:
-        yield
+        yield lambda step: None
         return
-    with console.status(message):
-        yield
+    with console.status(message) as status:
+        yield lambda step: status.update(f"{message.removesuffix(' …')}: {step} …")
 
 
 __all__ = [

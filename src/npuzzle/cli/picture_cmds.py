@@ -207,10 +207,10 @@ def _read(
         check_output_file(debug, "debug picture", IMAGE_SUFFIXES, default=".png")
     width, height = parse_size(size) if size is not None else (None, None)
     try:
-        with working(f"reading {screenshot.name} …"):
+        with working(f"reading {screenshot.name} …") as say:
             reading = read_screenshot(
                 screenshot, width, height, reference, strict=not allow_ambiguous, blank_cell=blank_cell,
-                crop=_parse_crop(crop), hole_home=hole_home, max_seconds=read_seconds,
+                crop=_parse_crop(crop), hole_home=hole_home, max_seconds=read_seconds, progress=say,
             )  # fmt: skip
     except HANDLED as exc:
         refused_grid = getattr(exc, "grid", None)  # a refusal's grid, with or without a rejected reading

@@ -325,6 +325,17 @@ class ReadingTimeoutError(SearchLimitExceeded):
 _DEADLINE: ContextVar[tuple[float, float] | None] = ContextVar("npuzzle_reading_deadline", default=None)
 
 
+# what the reading under way in this thread says of its steps (read_screenshot's ``progress``), if anyone listens
+_PROGRESS: ContextVar[Callable[[str], None] | None] = ContextVar("npuzzle_reading_progress", default=None)
+
+
+def _say(step: str) -> None:
+    """Tell whoever follows the reading under way (``progress`` of :func:`read_screenshot`) what it does now."""
+    listener = _PROGRESS.get()
+    if listener is not None:
+        listener(step)
+
+
 def _check_time() -> None:
     """Raise :class:`ReadingTimeoutError` once the reading under way is past its limit (called between the
     steps of a reading: a grid located, a grid read, a picture put back together, a box matched)."""
@@ -695,6 +706,7 @@ def read_screenshot(
     exact: bool = False,
     hole_home: int | str | None = None,
     max_seconds: float | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> ScreenshotReading:
     """Read the arrangement of a sliding puzzle from ``screenshot`` (a whole game window, or the board).
 
@@ -710,7 +722,9 @@ def read_screenshot(
     match refuses the assumed ``hole_home``. ``blank_cell`` (0-based) tells where the
     hole is if it is known; ``exact`` says the screenshot (or crop) is exactly the board, cut evenly.
     ``max_seconds`` limits the reading's time (None: no limit); past it the reading stops between two of its
-    steps (a few seconds at most on a 6x6 picture) with :class:`ReadingTimeoutError`.
+    steps (a few seconds at most on a 6x6 picture) with :class:`ReadingTimeoutError`. ``progress``, if given,
+    is called with a few words on each step as it starts ("putting the 6x6 picture back together ..."): a
+    reading takes from a second to a minute.
     ``screenshot`` and ``reference`` may be paths, Pillow images or the bytes of an image file (an upload).
 
     This is the one public entry point for reading screenshots (the CLI's ``read``/``solve-screenshot`` and
@@ -730,9 +744,11 @@ def read_screenshot(
         raise PictureError("give both the width and the height of the board, or neither")
     _check_cell_options(width, height, blank_cell, hole_home)
     token = _DEADLINE.set(None if max_seconds is None else (time.monotonic() + max_seconds, max_seconds))
+    listening = _PROGRESS.set(progress)
     try:
         return _read_screenshot(screenshot, width, height, reference, strict, blank_cell, crop, exact, hole_home)
     finally:
+        _PROGRESS.reset(listening)
         _DEADLINE.reset(token)
 
 
@@ -781,6 +797,7 @@ def _read_screenshot(
         image = image.crop((x0, y0, min(image.width, x + w + pad), min(image.height, y + h + pad)))
         offset = (x0, y0)
         board = (float(x - x0), float(y - y0), float(w), float(h))
+    _say("looking for the grid of tiles")
     grids, problem = _layouts(image, width, height, exact, outlines=reference is None, board=board)
     _check_time()
     if not grids:
@@ -972,6 +989,7 @@ def _read_with_the_home_top_left(
     fits better than any other corner by ``HOME_SWITCH`` (:func:`_corner_wins`); else ``refusal`` stands. Such boards
     read with the wrong home fit poorly, so were mostly refused (fresh 45000-45046 with the home top-left:
     25 of 33 refused)."""
+    _say("trying the missing piece at the top-left")
     try:
         reading = read_seams("top-left")
     except ReadingError:
@@ -2172,6 +2190,7 @@ def _assemblies_on(
     width, height = grid.width, grid.height
     n = width * height
     size = f"{width}x{height}"
+    _say(f"putting the {size} picture back together from its seams")
     pixels = np.asarray(image.convert("RGB"))
 
     def cut(shift: float) -> list[np.ndarray]:
@@ -2527,6 +2546,7 @@ def _read_with_reference(
 
     for grid in grids:  # the located grids: their size errors are the user's to see
         _check_time()
+        _say(f"matching a {grid.width}x{grid.height} grid's tiles to the reference")
         check_picture_size(ref_image, grid.width, grid.height, "reference picture")
         n = grid.width * grid.height
         if blank_cell is not None and not 0 <= blank_cell < n:
@@ -2630,6 +2650,7 @@ def _read_numbers(
         assert problem is not None
         raise problem
     _check_time()
+    _say(f"looking for numbers on a {grid.width}x{grid.height} grid")
     n = grid.width * grid.height
     home = parse_hole_home(hole_home, grid.width, grid.height)
     goal = around_blank(grid.width, grid.height, home)
