@@ -757,12 +757,21 @@ def _check_cell_options(
 ) -> None:
     """Refuse at once a ``blank_cell`` or ``hole_home`` that no board, or not the ``width`` x ``height``
     given, can have, rather than after a reading that may take a minute."""
-    n = None if width is None or height is None else width * height
     for name, cell in (("blank cell", blank_cell), ("hole home", _hole_home_cell(hole_home))):
         if cell is not None and cell < 0:
             raise PictureError(f"{name} {cell} is not a cell: cells are numbered from 0, row by row")
-        if cell is not None and n is not None and cell >= n:
-            raise PictureError(f"{name} {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
+        outside = None if cell is None or width is None or height is None else _off_the_board(name, cell, width, height)
+        if outside is not None:
+            raise PictureError(outside)
+
+
+def _off_the_board(name: str, cell: int, width: int, height: int, board: str = "a {size} board") -> str | None:
+    """Why ``cell`` (a ``name`` the user gave) is not a cell of a ``width`` x ``height`` board (``board``
+    says which, ``{size}`` standing for its size), or None when it is one."""
+    n = width * height
+    if 0 <= cell < n:
+        return None
+    return f"{name} {cell} is outside {board.format(size=f'{width}x{height}')} (cells 0..{n - 1})"
 
 
 def _read_screenshot(
@@ -834,10 +843,10 @@ def _read_screenshot(
 def _check_blank_cell(reading: ScreenshotReading, blank_cell: int) -> None:
     """Refuse a reading made without a reference whose empty cell is not ``blank_cell``, the one the user
     gave (the reference matcher takes it into account; the other readers find the hole themselves)."""
-    width, height = reading.board.width, reading.board.height
-    n = width * height
-    if not 0 <= blank_cell < n:
-        raise PictureError(f"blank cell {blank_cell} is outside the {width}x{height} board read (0..{n - 1})")
+    board = reading.board
+    outside = _off_the_board("blank cell", blank_cell, board.width, board.height, "the {size} board read")
+    if outside is not None:
+        raise PictureError(outside)
     if reading.blank_cell != blank_cell:
         raise ReadingError(
             f"the empty cell was read at cell {reading.blank_cell}, not at cell {blank_cell} as given: check "
@@ -1396,12 +1405,11 @@ def parse_hole_home(hole_home: int | str | None, width: int, height: int) -> int
     """The hole's home cell (0-based) from a cell number, ``"top-left"``, ``"bottom-right"`` or ``None``
     (the bottom-right). :class:`PictureError` for anything else, :class:`ReadingError` for a cell outside
     this ``width`` × ``height`` (the board may be another size)."""
-    n = width * height
     cell = _hole_home_cell(hole_home)
     if cell is None:
-        return 0 if hole_home == "top-left" else n - 1
-    if not 0 <= cell < n:  # a refusal of this size of board: the reader may try others
-        raise ReadingError(f"hole home {cell} is outside a {width}x{height} board (cells 0..{n - 1})")
+        return 0 if hole_home == "top-left" else width * height - 1
+    if (outside := _off_the_board("hole home", cell, width, height)) is not None:
+        raise ReadingError(outside)  # a refusal of this size of board: the reader may try others
     return cell
 
 
@@ -2548,11 +2556,8 @@ def _read_with_reference(
         _check_time()
         _say(f"matching a {grid.width}x{grid.height} grid's tiles to the reference")
         check_picture_size(ref_image, grid.width, grid.height, "reference picture")
-        n = grid.width * grid.height
-        if blank_cell is not None and not 0 <= blank_cell < n:
-            raise PictureError(
-                f"blank cell {blank_cell} is outside a {grid.width}x{grid.height} board (0..{n - 1})"
-            )
+        if blank_cell is not None and (outside := _off_the_board("blank cell", blank_cell, grid.width, grid.height)):
+            raise PictureError(outside)
         reading, mismatch = _match_reference(image, grid, ref_image, blank_cell)
         if STRONG_MATCH_RMS < mismatch <= MISMATCH_RMS and not exact:
             # a loose match is a grid a few pixels off as often as look-alike tiles, and its readings are
