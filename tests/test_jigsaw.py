@@ -94,6 +94,21 @@ def test_seam_costs_prefer_true_neighbours(photo_4x4: Shot) -> None:
         assert lr[a, b] < np.median(lr[a][lr[a] < jigsaw.FORBIDDEN])
 
 
+def test_reassembly_seams_count_a_change_of_brightness_once_not_in_every_channel() -> None:
+    """Three flat tiles: from the grey one, a lighter grey and a redder one lie the same RGB distance away
+    (30 summed over the channels). A bevel or shadow left on a tile changes its brightness, so the lighter
+    grey is the nearer neighbour; in RGB both cost the same."""
+    side = 24
+    grey, lighter, redder = (100, 100, 100), (110, 110, 110), (130, 100, 100)
+    tiles = np.stack([np.full((side, side, 3), colour, dtype=np.float32) for colour in (grey, lighter, redder)])
+    rgb_lr, _ = jigsaw.seam_costs(tiles)
+    assert rgb_lr[0, 1] == pytest.approx(rgb_lr[0, 2], rel=1e-6)
+    lr, tb = jigsaw.decorated_seam_costs(tiles)
+    assert lr[0, 1] < 0.7 * lr[0, 2]
+    assert tb[0, 1] < 0.7 * tb[0, 2]
+    assert np.allclose(jigsaw._opponent(np.array([[7.0, 7.0, 7.0]], dtype=np.float32)), [[7.0, 0.0, 0.0]], atol=1e-4)
+
+
 def _gradient_cost_plain(a: np.ndarray, b: np.ndarray) -> float:
     """Gallagher's compatibility of one pair, written out: ``a`` the right side of the left tile
     ``(rows, 2, 3)`` (outermost last), ``b`` the left side of the right tile (outermost first). The change
