@@ -32,6 +32,7 @@ from npuzzle.render.vision import (
     _colour_spreads,
     _grid_goes_on,
     _kept_share,
+    _least_detailed,
     _lone_cell,
     _read_picture,
     parse_hole_home,
@@ -204,6 +205,24 @@ def test_a_patterned_hole_is_weighed_as_the_hole(photo_4x4: Shot, pattern: str) 
     assert _lone_cell(tiles, _colour_spreads(tiles)) == hole
     own = np.delete(tiles, hole, axis=0)
     assert _lone_cell(own, _colour_spreads(own)) is None
+
+
+def test_a_gradient_hole_is_the_smoothest_cell_even_where_it_is_not_among_the_flattest(photo_4x4: Shot) -> None:
+    """A hole drawn as a steep gradient varies more than a flat piece of picture, so the flattest cells by
+    colour spread miss it; by the step between neighbouring pixels it is the smoothest cell
+    (``_least_detailed``), which the reader weighs as the hole too. A flat cell stays the smoothest."""
+    cells = _true_cells(photo_4x4)
+    hole = photo_4x4.board.blank_cell
+    h, w = cells[hole].shape[:2]
+    y, x = np.mgrid[0:h, 0:w]
+    shade = 20 + 200 * (x + y) / (h + w)  # steep: more spread than the photo's flat tiles
+    cells[hole] = np.stack([shade * 0.5, shade, shade * 0.8], axis=-1).astype(np.uint8)
+    tiles = jigsaw.tile_arrays(cells)
+    spread = _colour_spreads(tiles)
+    assert spread[hole] > 3 * spread.min()  # not among the flattest (vision.HOLE_FLAT)
+    assert _least_detailed(tiles) == hole
+    cells[hole] = np.full_like(cells[hole], 30)
+    assert _least_detailed(jigsaw.tile_arrays(cells)) == hole
 
 
 def test_assemble_exact_cuts(photo_4x4: Shot) -> None:
