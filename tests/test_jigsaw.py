@@ -245,7 +245,7 @@ def test_beam_finds_the_cheapest_arrangement_of_a_tiny_board() -> None:
         hole = n_cells - 2
         got = jigsaw.assemble(tiles, width, height, hole, beam=8)
         pieces = [c for c in range(n_cells) if c != hole]
-        lr, tb = jigsaw.seam_costs(tiles[pieces])
+        lr, tb = jigsaw.decorated_seam_costs(tiles[pieces])  # the costs assemble weighs
         best = np.inf
         for perm in itertools.permutations(range(len(pieces))):
             arrangement = [*perm[: n_cells - 1], -1]
@@ -452,7 +452,7 @@ def test_small_boards_weigh_every_arrangement(solvable: bool) -> None:
     tiles = np.random.default_rng(7).random((9, 30, 30, 3)).astype(np.float32) * 255
     hole = 4
     pieces = [c for c in range(9) if c != hole]
-    lr, tb = jigsaw.seam_costs(tiles[pieces])
+    lr, tb = jigsaw.decorated_seam_costs(tiles[pieces])  # the costs assemble weighs
 
     def check(homes: tuple[int, ...]) -> bool:  # a stand-in for solvability: some fixed parity class
         order = [home for home in homes if home >= 0]
