@@ -1045,7 +1045,9 @@ def test_a_grid_refined_with_capped_steps_reads_only_when_both_measures_agree(se
 def test_a_reading_weighed_relatively_behind_a_rival_is_not_sure() -> None:
     """Seed 26147 (3x3, a 4 px frame, 1 px gaps): the grid located takes the frame into its outer cells, and
     the first measure put a wrong arrangement 0.37 typical seams ahead there (8 of 9 tiles wrong, read with
-    exit 0). Weighed against each tile's other matches, a rival fits better: not a reading to stand behind."""
+    exit 0). Weighed against each tile's other matches, a rival fits better: not a reading to stand behind.
+    Since seams are weighed in YCbCr its margin there is only 0.06, refused by the margin first; the relative
+    rule is held to it with the margin waived."""
     from npuzzle.render import vision
 
     shot = _picture_shot(26147)
@@ -1053,8 +1055,10 @@ def test_a_reading_weighed_relatively_behind_a_rival_is_not_sure() -> None:
     assert _grid_error(grid, _true_grid(shot)) > 4
     memo = vision._PictureMemo(shot.image)
     _, assemblies = memo.reassembled(grid, 8, False)
-    assert assemblies[0].margin >= vision.MIN_MARGIN and assemblies[0].relative_margin < 0
-    assert any("relative margin" in cause for cause in vision._picture_causes(memo, grid, assemblies, False))
+    assert assemblies[0].homes != _truth(shot) and assemblies[0].relative_margin < 0
+    assert vision._picture_causes(memo, grid, assemblies, False)
+    waived = vision._picture_causes(memo, grid, assemblies, False, margin=0.0)
+    assert any("relative margin" in cause for cause in waived)
     _assert_read_right_unless_refused(26147, may_refuse=True)
 
 
@@ -1077,7 +1081,7 @@ def test_a_reading_on_the_first_measure_alone_needs_the_wider_margin() -> None:
     _assert_read_right_unless_refused(26404, may_refuse=True)
 
 
-@pytest.mark.parametrize(("seed", "right"), [(523, True), (504, True), _slow(429, False)])
+@pytest.mark.parametrize(("seed", "right"), [(523, False), (504, True), _slow(429, False)])
 def test_the_gradient_measure_vouches_by_less_for_a_reading_both_weigh_far_ahead_relatively(
     seed: int, right: bool
 ) -> None:
@@ -1085,7 +1089,9 @@ def test_the_gradient_measure_vouches_by_less_for_a_reading_both_weigh_far_ahead
     0.17-0.24 ahead (under the full margin), but both 1.1 or more ahead weighed relatively: read right (they
     were refused before the relaxed witness). Dev seed 429 (3x5): a wrong board put first on its grid (the
     gradient measure 0.17 ahead but weighed relatively only 0.04 ahead before the seams were averaged along
-    their length; behind now): still refused."""
+    their length; behind now): still refused. Since seams are weighed in YCbCr (session 49), 523's first
+    measure is only 0.08 ahead and it is refused (``right`` False: right or refused), and 504's gradient measure
+    is 0.27 ahead, past the full margin."""
     from npuzzle.render import vision
 
     shot = _picture_shot(seed)
@@ -1095,7 +1101,7 @@ def test_the_gradient_measure_vouches_by_less_for_a_reading_both_weigh_far_ahead
     plain, graded = (memo.reassembled(truth, missing, gradient)[1][0] for gradient in (False, True))
     if right:
         assert plain.homes == graded.homes == _truth(shot)
-        assert vision.WITNESS_SECOND <= graded.margin < vision.MIN_MARGIN
+        assert graded.margin >= vision.WITNESS_SECOND
         assert min(plain.relative_margin, graded.relative_margin) >= vision.WITNESS_RELATIVE
     _assert_read_right_unless_refused(seed, may_refuse=not right)
 
@@ -1207,8 +1213,8 @@ def test_a_sure_reading_on_a_grid_with_unlike_gaps_needs_the_second_measure(monk
     shot = _picture_shot(364)
     try:
         reading = read_screenshot(shot.image)
-    except PictureReassemblyError as exc:
-        assert "gaps differ across and down" in str(exc) or "relative margin" in str(exc)
+    except PictureReassemblyError as exc:  # (with YCbCr seams: for the hole's flatness and the border margin)
+        assert "with confidence (" in str(exc)
         return
     assert reading.board == shot.board and reading.goal == shot.goal
 
