@@ -75,3 +75,13 @@ def test_a_board_whose_gaps_the_grid_took_in_is_read() -> None:
     shot = game_screenshot(random_style(55041, kind="picture", looks="game"))
     reading = read_screenshot(shot.image)
     assert (reading.board, reading.goal) == (shot.board, shot.goal)
+
+
+def test_a_board_cropped_to_its_tiles_is_cut_back_too() -> None:
+    """The screenshot cut to the board's tiles: the last cell's pitch runs past the edge, and still the gaps
+    taken into the tiles are left out."""
+    shot = WIDE[0]
+    x, y, w, h = shot.box
+    truth = _true_grid(shot).shifted(-x, -y)
+    touching = Grid(replace(truth.columns, tile=truth.columns.pitch), replace(truth.rows, tile=truth.rows.pitch))
+    assert _worst_side(content_grid(shot.image.crop((x, y, x + w, y + h)), touching), truth) <= 2.5

@@ -791,10 +791,8 @@ def _content_axis(pixels: np.ndarray, axis: Axis, other: Axis) -> Axis:
             return axis
         means = band.mean(axis=0)  # (x, 3)
         for j in range(axis.count):
-            at = np.round(axis.start + j * axis.pitch).astype(int) + offsets
-            if at[0] < 0 or at[-1] >= len(means):
-                return axis
-            strips.append(means[at])
+            at = round(axis.start + j * axis.pitch) + offsets  # (past the screenshot's edge: its last pixel)
+            strips.append(means[np.clip(at, 0, len(means) - 1)])
     cells = np.stack(strips)
     deviation = np.sort(np.abs(cells - np.median(cells, axis=0)).sum(axis=2), axis=0)
     profile = deviation[: max(1, int(CONTENT_KEEP * len(cells)))].mean(axis=0)
