@@ -35,13 +35,13 @@ WIDE = [shot for shot in SHOTS if shot.style.gap * shot.style.scale >= WIDE_GAP]
 @pytest.mark.parametrize("shot", WIDE, ids=lambda s: f"seed{s.style.seed}")
 def test_a_wide_gap_taken_into_the_tiles_is_left_out(shot: Shot) -> None:
     """The true grid with each gap taken into the tile before it (as a drop shadow in the gap lets
-    refine_grid do) or after it: cut back to the tiles within 2.5 px (a blurred gap edge stays)."""
+    refine_grid do) or after it: cut back to the tiles within 2 px (the box is rounded to the pixel)."""
     truth = _true_grid(shot)
     gap = truth.columns.pitch - truth.columns.tile
     for shift in (0.0, gap):
         touching = Grid(Axis(truth.columns.start - shift, truth.columns.pitch, truth.columns.pitch, truth.width),
                         Axis(truth.rows.start - shift, truth.rows.pitch, truth.rows.pitch, truth.height))  # fmt: skip
-        assert _worst_side(content_grid(shot.image, touching), truth) <= 2.5, shift
+        assert _worst_side(content_grid(shot.image, touching), truth) <= 2.0, shift
 
 
 def test_some_screenshots_have_wide_gaps() -> None:
@@ -84,4 +84,4 @@ def test_a_board_cropped_to_its_tiles_is_cut_back_too() -> None:
     x, y, w, h = shot.box
     truth = _true_grid(shot).shifted(-x, -y)
     touching = Grid(replace(truth.columns, tile=truth.columns.pitch), replace(truth.rows, tile=truth.rows.pitch))
-    assert _worst_side(content_grid(shot.image.crop((x, y, x + w, y + h)), touching), truth) <= 2.5
+    assert _worst_side(content_grid(shot.image.crop((x, y, x + w, y + h)), touching), truth) <= 2.0

@@ -807,9 +807,17 @@ def _content_axis(pixels: np.ndarray, axis: Axis, other: Axis) -> Axis:
         run = run + 1 if alike else 0
         if run > best_len:
             best_len, best_end = run, k + 1
-    gap = float(best_len)
-    tile = axis.pitch - gap
-    start = axis.start + (first + best_end) % period  # the place after the gap: a tile's first
+    after = (first + best_end) % period  # the first place of tile after the gap ...
+    before = (first + best_end - best_len - 1) % period  # ... and the last before it
+    level = float(profile[np.roll(np.arange(period), -first)[best_end - best_len : best_end]].mean())
+
+    def tile_share(place: int, inner: int) -> float:  # of a place where gap and tile blur together
+        rise = float(profile[inner % period]) - level
+        return float(np.clip((profile[place] - level) / rise, 0.0, 1.0)) if rise > 0 else 1.0
+
+    tile = (before - after) % period + tile_share(before, before - 1) - (1.0 - tile_share(after, after + 1))
+    gap = axis.pitch - tile
+    start = round(axis.start) + after + 1.0 - tile_share(after, after + 1)
     if start - axis.start > axis.pitch / 2:
         start -= axis.pitch
     end = start + tile
