@@ -763,8 +763,10 @@ def content_grid(image: PILImage.Image, grid: Grid) -> Grid:
     places where the strips of all cells are alike (:data:`CONTENT_LOW`) are gap, not tile. A gap drawn over
     by the tiles' drop shadows is a soft step that :func:`refine_grid` can take into the tiles, and a gap is
     alike in every cell where the picture is not (session 50: game looks 55017 and 55018, whose shadowed 9.6
-    and 13.9 px gaps were cut into the tiles, 55041 a 6.5 px gap with an inner light line). A side moves
-    only when the tile shrinks by :data:`CONTENT_MOVE` or more (a thin gap blurred into the tiles looks alike
+    and 13.9 px gaps were cut into the tiles, 55041 a 6.5 px gap with an inner light line). A side falls
+    within the place where gap and tile blur together as far as that place differs like the tile beside it
+    (56019: a 4.3 px gap cut whole to the pixel kept 0.8 px of it, and was refused). A side moves only
+    when the tile shrinks by :data:`CONTENT_MOVE` or more (a thin gap blurred into the tiles looks alike
     in no cell: a grid that left it out is not grown over it), and the pitch never moves."""
     import numpy as np
 
