@@ -811,15 +811,16 @@ def _content_axis(pixels: np.ndarray, axis: Axis, other: Axis) -> Axis:
             best_len, best_end = run, k + 1
     after = (first + best_end) % period  # the first place of tile after the gap ...
     before = (first + best_end - best_len - 1) % period  # ... and the last before it
-    level = float(profile[np.roll(np.arange(period), -first)[best_end - best_len : best_end]].mean())
+    level = float(np.roll(profile, -first)[best_end - best_len : best_end].mean())  # the gap's
 
     def tile_share(place: int, inner: int) -> float:  # of a place where gap and tile blur together
         rise = float(profile[inner % period]) - level
         return float(np.clip((profile[place] - level) / rise, 0.0, 1.0)) if rise > 0 else 1.0
 
-    tile = (before - after) % period + tile_share(before, before - 1) - (1.0 - tile_share(after, after + 1))
+    lead_in = 1.0 - tile_share(after, after + 1)  # gap at the start of the tile's first place
+    tile = (before - after) % period + tile_share(before, before - 1) - lead_in
     gap = axis.pitch - tile
-    start = round(axis.start) + after + 1.0 - tile_share(after, after + 1)
+    start = round(axis.start) + after + lead_in
     if start - axis.start > axis.pitch / 2:
         start -= axis.pitch
     end = start + tile
