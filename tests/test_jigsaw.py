@@ -1106,6 +1106,35 @@ def test_the_gradient_measure_vouches_by_less_for_a_reading_both_weigh_far_ahead
     _assert_read_right_unless_refused(seed, may_refuse=not right)
 
 
+def test_a_witnessed_reading_that_hangs_on_the_grids_pixels_is_not_stood_behind() -> None:
+    """Fresh seed 57032 (game looks, a 4x4 with 6.5 px gaps): on the grid the reader found, 1-2 px off the
+    true one, both seam measures put three dark navy tiles in a wrong 3-cycle first (0.11 and 0.26 ahead,
+    past WITNESS_MARGIN and MIN_MARGIN), and the board came back wrong with exit 0. Moved a pixel up or cut
+    2 px smaller, both measures put yet another arrangement first: the witness no longer vouches for it."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(57032, kind="picture", missing_bottom_right=True, looks="game"))
+    found = Grid(Axis(155.9, 78.1, 70.0, 4), Axis(113.5, 78.475, 72.0, 4))  # the first reader's grid
+    memo = vision._PictureMemo(shot.image)
+    plain, graded = (memo.reassembled(found, 15, gradient)[1][0] for gradient in (False, True))
+    assert plain.homes == graded.homes != _truth(shot)
+    assert plain.margin >= vision.WITNESS_MARGIN and graded.margin >= vision.MIN_MARGIN
+    assert not vision._picture_causes(memo, found, [plain], False, vision.WITNESS_MARGIN)
+    assert not vision._steady_on_recuts(memo, found, 15, plain)
+    assert vision._witnessed_on(memo, found, None) is None
+
+
+@pytest.mark.slow
+def test_a_board_whose_witnessed_reading_hangs_on_the_grids_pixels_is_read_right_or_refused() -> None:
+    """Fresh seed 57032 as a whole (it takes half a minute to refuse): never the wrong board with exit 0."""
+    shot = game_screenshot(random_style(57032, kind="picture", missing_bottom_right=True, looks="game"))
+    try:
+        reading = read_screenshot(shot.image)
+    except PuzzleError:
+        return
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_a_two_by_two_is_read_only_with_its_size_given() -> None:
     """Seed 26360 (a 3x3 with 8 px gaps): an outline of its top-left 2x2 tiles, each cell with a strip of
     the board's colour, reassembled 1.26 typical seams ahead under both measures. A 2x2 leaves two seams to

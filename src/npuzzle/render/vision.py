@@ -2129,7 +2129,9 @@ def _witnessed_on(
     3-cycle of the picture's left column 0.22 and 0.153 ahead; none of 44 right readings so vouched in 2000
     reads was a 3x3): on dev seeds 0-799 every arrangement that passed all else with the gradient measure 0.10 to
     0.25 ahead was right but one (429, a 3x5, relative margins 0.06 and 0.04); unseen seed 26404's wrong 3x4
-    (relative margins 1.17 and 1.03) was only 0.106 ahead under the gradient measure."""
+    (relative margins 1.17 and 1.03) was only 0.106 ahead under the gradient measure. With a ``margin``
+    under :data:`MIN_MARGIN`, one measure or the other must still put the arrangement first on the grid
+    recut a pixel or two each way (:func:`_steady_on_recuts`)."""
     width, height = grid.width, grid.height
     missing = parse_hole_home(hole_home, width, height)
     if (grid, False) not in memo.assemblies and memo.has_no_hole(grid):
@@ -2149,9 +2151,48 @@ def _witnessed_on(
         second = WITNESS_SECOND
     if _picture_causes(memo, grid, graded, size_given, second):
         return None
+    if margin < MIN_MARGIN and not _steady_on_recuts(memo, grid, missing, plain[0]):
+        return None
     # each cell as sure as the surer measure makes it (the one that vouched puts every rival 0.25 behind)
     confidence = tuple(max(a, b) for a, b in zip(plain[0].confidence, graded[0].confidence, strict=True))
     return replace(_picture_reading(cells, plain[0], grid, missing), confidence=confidence)
+
+
+RECUTS = ((1.0, 0.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, -1.0, 0.0), (0.0, 0.0, 2.0), (0.0, 0.0, -2.0))
+"""pixels: a grid's cells moved right, left, down, up (x, y) or grown on every side (tile): the recuts a reading
+the second measure vouches for by less than :data:`MIN_MARGIN` must not hang on (:func:`_steady_on_recuts`)"""
+
+
+def _steady_on_recuts(memo: _PictureMemo, grid: Grid, missing: int, best: Assembly) -> bool:
+    """Whether on every recut of ``grid`` (:data:`RECUTS`) one seam measure or the other still puts the
+    arrangement ``best`` first (its hole kept). A grid found a pixel or two off can tip look-alike tiles into
+    a wrong order that both measures favour there, each by a hair: fresh seed 57032, a 4x4 whose three dark
+    navy tiles were read in a 3-cycle (0.11 and 0.26 ahead) on a grid 1-2 px off the true one, where the
+    true arrangement is tied (margin 0.00); moved a pixel up, or cut 2 px smaller, both measures put yet
+    another arrangement first."""
+    import numpy as np
+
+    from ..solvability import is_solvable_homes
+    from .jigsaw import assemble
+
+    pixels = np.asarray(memo.image.convert("RGB"))
+    width, height = grid.width, grid.height
+    for dx, dy, grow in RECUTS:
+        moved = grid.shifted(dx, dy)
+        recut = Grid(_moved_axis(moved.columns, "tile", grow), _moved_axis(moved.rows, "tile", grow))
+        cells = _cells_of(pixels, recut)
+        if min(min(c.shape[:2]) for c in cells) < MIN_CELL_PX:  # off the screenshot: no evidence either way
+            continue
+        cuts = _seam_cuts(pixels, recut, cells)
+        for gradient in (False, True):
+            _check_time()
+            again = assemble(cuts, width, height, best.hole, missing, gradient=gradient,
+                             solvable=lambda homes: is_solvable_homes(homes, width, missing))  # fmt: skip
+            if again.homes == best.homes:
+                break
+        else:
+            return False
+    return True
 
 
 def _gradient_disagrees(memo: _PictureMemo, grid: Grid, hole_home: int | str | None) -> str | None:
