@@ -468,6 +468,19 @@ def test_a_board_whose_corners_fit_nearly_alike_is_refused() -> None:
         read_screenshot(shot.image)
 
 
+def test_a_corner_the_seam_measures_disagree_on_is_not_switched_to() -> None:
+    """Fresh 52058 (a 3x4, the missing piece's home bottom-right, assumed so and read right): with the home
+    top-left the first seam measure fitted the tiles 0.43 typical seams better (the flag's stars tile moved to
+    the bottom-right corner) and the board came back so, wrong, with exit 0. The gradient measure fits it
+    worse there: the corner is not settled, and the board is refused, its best guess the board read with the
+    home assumed (right)."""
+    shot = game_screenshot(random_style(52058, kind="picture", missing_bottom_right=True))
+    with pytest.raises(PictureReassemblyError, match="do not settle which corner") as refusal:
+        read_screenshot(shot.image)
+    guess = refusal.value.reading
+    assert guess is not None and guess.board == shot.board and guess.goal == shot.goal
+
+
 def test_no_preview_no_preview_reading() -> None:
     """Without a preview no box stands in for one (the window's text and buttons are unlike the board)."""
     from npuzzle.render.vision import _layouts, _read_with_preview

@@ -1013,13 +1013,17 @@ def _read_with_the_home_top_left(
 
 def _corner_wins(image: PILImage.Image, reading: ScreenshotReading) -> bool:
     """Whether ``reading``, a picture read from its tiles' seams, fits better with the missing piece's home at
-    ``reading.missing`` than at every other corner, by ``HOME_SWITCH`` typical seams (:func:`_best_other_corner`).
-    Corners only: the seams do not tell a home inside the board (on top-left boards read right, 45040-45049, a
-    cell inside fitted up to 0.56 better than the true corner; on a wrong one, QA's 3x5 whose missing piece
-    belongs at cell 7, 0.32)."""
+    ``reading.missing`` than at every other corner, by ``HOME_SWITCH`` typical seams (:func:`_best_other_corner`),
+    under both seam measures. Corners only: the seams do not tell a home inside the board (on top-left boards
+    read right, 45040-45049, a cell inside fitted up to 0.56 better than the true corner; on a wrong one, QA's
+    3x5 whose missing piece belongs at cell 7, 0.32). Both measures: fresh 52058, a 3x4 whose missing piece
+    belongs bottom-right, read right that way, fitted 0.43 better with it top-left under the first measure
+    (the flag's stars tile moved to the bottom-right corner), and came back so, wrong, with exit 0; the gradient
+    measure fitted it 0.10 worse there. Boards whose home is top-left that were switched to it right (fresh
+    58006, 58007, 58013, 58017) fitted it 0.43-0.89 better under the gradient measure."""
     if reading.kind != "picture" or reading.grid is None:
         return False
-    return _best_other_corner(image, reading)[1] <= -HOME_SWITCH
+    return all(_best_other_corner(image, reading, gradient)[1] <= -HOME_SWITCH for gradient in (False, True))
 
 
 HOME_SWITCH = 0.25  # typical seams by which the corner a board is read with must beat every other corner
@@ -1040,10 +1044,12 @@ def _corner_of(cell: int, width: int, height: int) -> int:
     return _corners(width, height).index(cell)
 
 
-def _best_other_corner(image: PILImage.Image, reading: ScreenshotReading) -> tuple[int, float]:
+def _best_other_corner(
+    image: PILImage.Image, reading: ScreenshotReading, gradient: bool = False
+) -> tuple[int, float]:
     """The corner other than ``reading.missing`` whose arrangement fits best, and by how many typical seams
     (the median seam cost between unrelated pieces) its seams cost less than the arrangement with the missing
-    piece's home at ``reading.missing`` (:func:`_home_costs`). On the right readings of dev seeds 0-60
+    piece's home at ``reading.missing`` (:func:`_home_costs`, ``gradient`` as there). On the right readings of dev seeds 0-60
     (missing piece bottom-right) no other corner came within 0.0 of it; read with the home wrongly assumed,
     the true top-left fitted 0.5-1.5 better."""
     grid = reading.grid
@@ -1051,16 +1057,19 @@ def _best_other_corner(image: PILImage.Image, reading: ScreenshotReading) -> tup
     corners = [c for c in sorted(set(_corners(grid.width, grid.height))) if c != reading.missing]
     if not corners:
         return reading.missing, -math.inf
-    costs = dict(_home_costs(image, reading, [reading.missing, *corners]))
+    costs = dict(_home_costs(image, reading, [reading.missing, *corners], gradient))
     base = costs.pop(reading.missing)
     best = min(costs, key=costs.__getitem__)
     return best, base - costs[best]
 
 
-def _home_costs(image: PILImage.Image, reading: ScreenshotReading, homes: list[int]) -> Iterator[tuple[int, float]]:
+def _home_costs(
+    image: PILImage.Image, reading: ScreenshotReading, homes: list[int], gradient: bool = False
+) -> Iterator[tuple[int, float]]:
     """For each of ``homes`` in turn, the seam cost (in typical seams) of the picture reassembled on the
-    reading's grid with its hole and the missing piece's home there, on the same cuts: lazily, so a caller
-    can stop at the first that settles its question."""
+    reading's grid with its hole and the missing piece's home there, on the same cuts (``gradient``: weighed
+    with the gradient compatibility too, :func:`npuzzle.render.jigsaw.seam_costs`): lazily, so a caller can
+    stop at the first that settles its question."""
     import numpy as np
 
     from ..solvability import is_solvable_homes
@@ -1078,6 +1087,7 @@ def _home_costs(image: PILImage.Image, reading: ScreenshotReading, homes: list[i
             reading.blank_cell,
             home,
             solvable=lambda homes, home=home: is_solvable_homes(homes, width, home),
+            gradient=gradient,
         )
         yield home, assembly.seam_ratio * _seam_count(width, height)  # per seam: a hole off a corner has more
 
