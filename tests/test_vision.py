@@ -14,6 +14,7 @@ from npuzzle.board import Board
 from npuzzle.errors import PuzzleError
 from npuzzle.goals import blank_at, goal_for
 from npuzzle.render.image import PictureError, cell_boxes
+from npuzzle.render.locate import Axis, Grid
 from npuzzle.render.vision import (
     AmbiguousTilesError,
     NumbersUnreadableError,
@@ -469,11 +470,24 @@ def test_a_board_whose_corners_fit_nearly_alike_is_refused() -> None:
 
 
 def test_a_corner_the_seam_measures_disagree_on_is_not_switched_to() -> None:
-    """Fresh 52058 (a 3x4, the missing piece's home bottom-right, assumed so and read right): with the home
-    top-left the first seam measure fitted the tiles 0.43 typical seams better (the flag's stars tile moved to
-    the bottom-right corner) and the board came back so, wrong, with exit 0. The gradient measure fits it
-    worse there: the corner is not settled, and the board is refused, its best guess the board read with the
-    home assumed (right)."""
+    """Fresh 52058 (a 3x4, the missing piece's home bottom-right, assumed so and read right on a grid whose
+    columns took the frame in): with the home top-left the first seam measure fitted the tiles 0.43 typical
+    seams better (the flag's stars tile moved to the bottom-right corner), and the board came back so, wrong,
+    with exit 0. The gradient measure fits it worse there."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(52058, kind="picture", missing_bottom_right=True))
+    found = Grid(Axis(90.25, 61.25, 57.25, 3), Axis(53.5, 58.125, 57.125, 4))  # the reader's grid
+    assumed = vision.ScreenshotReading(shot.board, shot.goal, (1.0,) * 12, 11, grid=found)
+    plain, graded = (vision._best_other_corner(shot.image, assumed, gradient) for gradient in (False, True))
+    assert plain[0] == 0 and plain[1] >= vision.HOME_SWITCH  # the first measure alone would switch
+    assert graded[1] < 0
+
+
+@pytest.mark.slow
+def test_a_board_whose_corner_the_seam_measures_disagree_on_is_refused() -> None:
+    """Fresh 52058 as a whole: refused, the corner not settled, its best guess the board read with the home
+    assumed (right)."""
     shot = game_screenshot(random_style(52058, kind="picture", missing_bottom_right=True))
     with pytest.raises(PictureReassemblyError, match="do not settle which corner") as refusal:
         read_screenshot(shot.image)
