@@ -1468,7 +1468,8 @@ async function readScreenshot() {
     const notice = doubtful ? guessNotice(answer) : unsureNotice(answer);
     setDeal({ width: answer.width, height: answer.height, layout: layoutOf(answer), goal: answer.goal, tiles: answer.tiles, notice });
     if (narrow.matches) closePanel(); // the board it read, in full view, as soon as it is dealt
-    await loadLayouts();
+    // said as the board is dealt, not after the goal layouts' round trip: until then the status still
+    // described the game before (a slow server showed "New game: your move" under a best guess)
     if (doubtful) {
       setStatus("Best guess from the screenshot (uncertain): check it");
       announce(`Playing a best guess of the ${answer.width} by ${answer.height} board: it may be wrong.`);
@@ -1476,6 +1477,7 @@ async function readScreenshot() {
       setStatus("The screenshot's board: Solve shows the way, Hint one move at a time");
       announce(`Playing the ${answer.width} by ${answer.height} board read from the screenshot.`);
     }
+    await loadLayouts();
   } catch (error) {
     const message = error.status ? readRefusal(error) : error.message;
     setReadStatus(`Could not read it: ${message}`);
