@@ -1072,23 +1072,12 @@ def _home_costs(
     stop at the first that settles its question."""
     import numpy as np
 
-    from ..solvability import is_solvable_homes
-    from .jigsaw import assemble
-
     grid = reading.grid
     assert grid is not None
     width, height = grid.width, grid.height
     cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
     for home in homes:
-        assembly = assemble(
-            cuts,
-            width,
-            height,
-            reading.blank_cell,
-            home,
-            solvable=lambda homes, home=home: is_solvable_homes(homes, width, home),
-            gradient=gradient,
-        )
+        assembly = _dealt_assembly(cuts, width, height, reading.blank_cell, home, gradient)
         yield home, assembly.seam_ratio * _seam_count(width, height)  # per seam: a hole off a corner has more
 
 
@@ -2182,9 +2171,6 @@ def _steady_on_recuts(memo: _PictureMemo, grid: Grid, missing: int, best: Assemb
     another arrangement first."""
     import numpy as np
 
-    from ..solvability import is_solvable_homes
-    from .jigsaw import assemble
-
     pixels = np.asarray(memo.image.convert("RGB"))
     width, height = grid.width, grid.height
     for dx, dy, grow in RECUTS:
@@ -2196,9 +2182,7 @@ def _steady_on_recuts(memo: _PictureMemo, grid: Grid, missing: int, best: Assemb
         cuts = _seam_cuts(pixels, recut, cells)
         for gradient in (False, True):
             _check_time()
-            again = assemble(cuts, width, height, best.hole, missing, gradient=gradient,
-                             solvable=lambda homes: is_solvable_homes(homes, width, missing))  # fmt: skip
-            if again.homes == best.homes:
+            if _dealt_assembly(cuts, width, height, best.hole, missing, gradient).homes == best.homes:
                 break
         else:
             return False
@@ -2244,9 +2228,6 @@ def _assemblies_on(
     first."""
     import numpy as np
 
-    from ..solvability import is_solvable_homes
-    from .jigsaw import assemble
-
     width, height = grid.width, grid.height
     n = width * height
     size = f"{width}x{height}"
@@ -2284,15 +2265,25 @@ def _assemblies_on(
     if lone is not None and lone not in holes:  # a hole drawn with a pattern, not flat: let the seams decide
         holes.append(lone)
 
-    def solvable(homes: tuple[int, ...]) -> bool:  # a fairly dealt game shows only boards that reach the goal
-        return is_solvable_homes(homes, width, missing)
-
     assemblies = []
     for hole in holes:
         _check_time()
-        assemblies.append(assemble(cuts, width, height, hole, missing, solvable=solvable, gradient=gradient))
+        assemblies.append(_dealt_assembly(cuts, width, height, hole, missing, gradient))
     assemblies.sort(key=lambda a: a.seam_ratio)
     return cells, assemblies
+
+
+def _dealt_assembly(
+    cuts: np.ndarray, width: int, height: int, hole: int, missing: int, gradient: bool
+) -> Assembly:
+    """:func:`npuzzle.render.jigsaw.assemble` of ``cuts`` (as from :func:`_seam_cuts`) with the hole at screenshot
+    cell ``hole`` and the missing piece's home at ``missing``, among the arrangements a fairly dealt game
+    shows: those that reach the goal."""
+    from ..solvability import is_solvable_homes
+    from .jigsaw import assemble
+
+    return assemble(cuts, width, height, hole, missing, gradient=gradient,
+                    solvable=lambda homes: is_solvable_homes(homes, width, missing))  # fmt: skip
 
 
 def _least_detailed(tiles: np.ndarray) -> int:
