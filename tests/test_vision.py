@@ -495,6 +495,36 @@ def test_a_board_whose_corner_the_seam_measures_disagree_on_is_refused() -> None
     assert guess is not None and guess.board == shot.board and guess.goal == shot.goal
 
 
+def test_a_corner_switch_weighs_a_busy_cell_that_meets_no_piece_as_the_hole() -> None:
+    """Fresh 59008 ("hard looks", a 4x4 whose hole is striped: as busy as a tile, so not among the cells
+    weighed as the hole): refused with the home bottom-right, it was read with it top-left, a flat dark piece
+    taken for the hole and the stripes laid at the bottom-right, wrong, with exit 0. Weighed with the stripes
+    as the hole, the bottom-right (the true board) fits better under both measures: no switch."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(59008, kind="picture", missing_bottom_right=True, looks="hard"))
+    found = Grid(Axis(174.0, 134.825, 133.625, 4), Axis(73.0, 134.75, 133.75, 4))  # the reader's grid
+    read = (13, 2, 16, 15, 3, 10, 6, 9, 0, 8, 5, 7, 14, 4, 11, 12)  # the wrong board, home top-left
+    switched = vision.ScreenshotReading(Board(read, 4, 4), blank_at(4, 4, 0), (1.0,) * 16, 0, grid=found)
+    assert shot.board.tiles[2] == 0 and read[2] == 16
+    for gradient in (False, True):
+        assert vision._best_other_corner(shot.image, switched, gradient)[1] <= -vision.HOME_SWITCH
+        corner, advantage = vision._best_other_corner(shot.image, switched, gradient, any_hole=True)
+        assert corner == 15 and advantage > 0
+    assert not vision._corner_wins(shot.image, switched)
+
+
+@pytest.mark.slow
+def test_a_striped_hole_is_never_read_as_a_piece_with_exit_0() -> None:
+    """Fresh 59008 as a whole: refused (or read right), never the wrong board with exit 0."""
+    shot = game_screenshot(random_style(59008, kind="picture", missing_bottom_right=True, looks="hard"))
+    try:
+        reading = read_screenshot(shot.image)
+    except PuzzleError:
+        return
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_no_preview_no_preview_reading() -> None:
     """Without a preview no box stands in for one (the window's text and buttons are unlike the board)."""
     from npuzzle.render.vision import _layouts, _read_with_preview

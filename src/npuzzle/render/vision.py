@@ -1020,10 +1020,16 @@ def _corner_wins(image: PILImage.Image, reading: ScreenshotReading) -> bool:
     belongs bottom-right, read right that way, fitted 0.43 better with it top-left under the first measure
     (the flag's stars tile moved to the bottom-right corner), and came back so, wrong, with exit 0; the gradient
     measure fitted it 0.10 worse there. Boards whose home is top-left that were switched to it right (fresh
-    58006, 58007, 58013, 58017) fitted it 0.43-0.89 better under the gradient measure."""
+    58006, 58007, 58013, 58017) fitted it 0.43-0.89 better under the gradient measure. Every cell that may be
+    the hole is weighed at the other corners: fresh 59008 ("hard looks"), a 4x4 whose hole is striped (as busy
+    as a tile, so not weighed as the hole), was refused bottom-right, then read with a dark flat piece as the
+    hole top-left and the stripes as the bottom-right piece, wrong, with exit 0; the stripes as the hole
+    bottom-right, the true board, fit 0.64 and 0.75 typical seams better."""
     if reading.kind != "picture" or reading.grid is None:
         return False
-    return all(_best_other_corner(image, reading, gradient)[1] <= -HOME_SWITCH for gradient in (False, True))
+    return all(
+        _best_other_corner(image, reading, gradient, any_hole=True)[1] <= -HOME_SWITCH for gradient in (False, True)
+    )
 
 
 HOME_SWITCH = 0.25  # typical seams by which the corner a board is read with must beat every other corner
@@ -1045,40 +1051,37 @@ def _corner_of(cell: int, width: int, height: int) -> int:
 
 
 def _best_other_corner(
-    image: PILImage.Image, reading: ScreenshotReading, gradient: bool = False
+    image: PILImage.Image, reading: ScreenshotReading, gradient: bool = False, any_hole: bool = False
 ) -> tuple[int, float]:
     """The corner other than ``reading.missing`` whose arrangement fits best, and by how many typical seams
     (the median seam cost between unrelated pieces) its seams cost less than the arrangement with the missing
-    piece's home at ``reading.missing`` (:func:`_home_costs`, ``gradient`` as there). On the right readings of dev seeds 0-60
-    (missing piece bottom-right) no other corner came within 0.0 of it; read with the home wrongly assumed,
-    the true top-left fitted 0.5-1.5 better."""
-    grid = reading.grid
-    assert grid is not None
-    corners = [c for c in sorted(set(_corners(grid.width, grid.height))) if c != reading.missing]
-    if not corners:
-        return reading.missing, -math.inf
-    costs = dict(_home_costs(image, reading, [reading.missing, *corners], gradient))
-    base = costs.pop(reading.missing)
-    best = min(costs, key=costs.__getitem__)
-    return best, base - costs[best]
-
-
-def _home_costs(
-    image: PILImage.Image, reading: ScreenshotReading, homes: list[int], gradient: bool = False
-) -> Iterator[tuple[int, float]]:
-    """For each of ``homes`` in turn, the seam cost (in typical seams) of the picture reassembled on the
-    reading's grid with its hole and the missing piece's home there, on the same cuts (``gradient``: weighed
-    with the gradient compatibility too, :func:`npuzzle.render.jigsaw.seam_costs`): lazily, so a caller can
-    stop at the first that settles its question."""
+    piece's home at ``reading.missing``: each the picture reassembled on the reading's grid with the hole and
+    the missing piece's home there, on the same cuts (``gradient``: weighed with the gradient compatibility
+    too, :func:`npuzzle.render.jigsaw.seam_costs`). With ``any_hole`` every cell that may be the hole
+    (:func:`_hole_candidates`, a cell that meets no other however busy) is weighed as the hole at the other
+    corners, not only the reading's. On the right readings of dev seeds 0-60 (missing piece bottom-right) no
+    other corner came within 0.0 of it; read with the home wrongly assumed, the true top-left fitted 0.5-1.5
+    better."""
     import numpy as np
 
     grid = reading.grid
     assert grid is not None
     width, height = grid.width, grid.height
+    corners = [c for c in sorted(set(_corners(width, height))) if c != reading.missing]
+    if not corners:
+        return reading.missing, -math.inf
     cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
-    for home in homes:
-        assembly = _dealt_assembly(cuts, width, height, reading.blank_cell, home, gradient)
-        yield home, assembly.seam_ratio * _seam_count(width, height)  # per seam: a hole off a corner has more
+    holes = [reading.blank_cell]
+    if any_hole:
+        holes += [cell for cell in _hole_candidates(cuts[0], any_spread=True) if cell != reading.blank_cell]
+
+    def cost(hole: int, home: int) -> float:  # per seam: a hole off a corner has more
+        return _dealt_assembly(cuts, width, height, hole, home, gradient).seam_ratio * _seam_count(width, height)
+
+    base = cost(reading.blank_cell, reading.missing)
+    costs = {corner: min(cost(hole, corner) for hole in holes) for corner in corners}
+    best = min(costs, key=costs.__getitem__)
+    return best, base - costs[best]
 
 
 def _previews_alike(
@@ -2249,7 +2252,23 @@ def _assemblies_on(
             "--crop"
         )
     cuts = _seam_cuts(pixels, grid, cells)
-    tiles = cuts[0]
+    holes = _hole_candidates(cuts[0])
+
+    assemblies = []
+    for hole in holes:
+        _check_time()
+        assemblies.append(_dealt_assembly(cuts, width, height, hole, missing, gradient))
+    assemblies.sort(key=lambda a: a.seam_ratio)
+    return cells, assemblies
+
+
+def _hole_candidates(tiles: np.ndarray, any_spread: bool = False) -> list[int]:
+    """The cells of ``tiles`` (as from :func:`npuzzle.render.jigsaw.tile_arrays`) that may be the hole, for the
+    seams to decide among: the flattest cell if it is far the flattest, else the flattest few and the
+    smoothest (:func:`_least_detailed`); and a cell that meets no other (:func:`_lone_cell`, ``any_spread``
+    as there)."""
+    import numpy as np
+
     spread = _colour_spreads(tiles)
     flattest = [int(c) for c in np.argsort(spread)]
     inner = tiles[flattest[0], 2:-2, 2:-2].reshape(-1, 3)
@@ -2261,16 +2280,10 @@ def _assemblies_on(
         smooth = _least_detailed(tiles)  # ... and the smoothest, as a hole drawn with a gradient is
         if smooth not in holes:
             holes.append(smooth)
-    lone = _lone_cell(tiles, spread)
+    lone = _lone_cell(tiles, spread, any_spread)
     if lone is not None and lone not in holes:  # a hole drawn with a pattern, not flat: let the seams decide
         holes.append(lone)
-
-    assemblies = []
-    for hole in holes:
-        _check_time()
-        assemblies.append(_dealt_assembly(cuts, width, height, hole, missing, gradient))
-    assemblies.sort(key=lambda a: a.seam_ratio)
-    return cells, assemblies
+    return holes
 
 
 def _dealt_assembly(
@@ -2302,7 +2315,7 @@ def _least_detailed(tiles: np.ndarray) -> int:
     return int(np.argmin(steps))
 
 
-def _lone_cell(tiles: np.ndarray, spread: np.ndarray) -> int | None:
+def _lone_cell(tiles: np.ndarray, spread: np.ndarray, any_spread: bool = False) -> int | None:
     """The cell of ``tiles`` (as from :func:`npuzzle.render.jigsaw.tile_arrays`; ``spread`` their
     :func:`_colour_spreads`) that meets no other cell, if one does not: a hole the game fills with a pattern
     (a gradient, checks, stripes, noise) rather than flat is not always among the flattest cells, where a
@@ -2313,7 +2326,10 @@ def _lone_cell(tiles: np.ndarray, spread: np.ndarray) -> int | None:
     the gradient-filled and checked holes (best seams 2.6 and 2.4 times the median cell's, 0.25 and 0.32 as
     spread as a tile) were read as tiles and a flat sky tile as the hole, with exit 0. On the boards' own
     cells (dev seeds 0-199) the rule named a cell on 10 of the 200 "hard looks" boards, each time the hole,
-    and one the flattest cells had left out, and on none of 400 boards without hard looks."""
+    and one the flattest cells had left out, and on none of 400 boards without hard looks. ``any_spread``:
+    however spread its colours (a striped hole varies as much as a tile, but so may a busy piece of picture
+    that meets no other: on dev "hard looks" 0-199 the least-met piece was 1.5 times the median or more on 35
+    boards, up to 2.0)."""
     import numpy as np
 
     from .jigsaw import best_seams
@@ -2321,7 +2337,7 @@ def _lone_cell(tiles: np.ndarray, spread: np.ndarray) -> int | None:
     best = best_seams(tiles)
     lone = int(np.argmax(best))
     share = float(spread[lone]) / max(1e-9, float(np.median(np.delete(spread, lone))))
-    if best[lone] >= LONE_HOLE * float(np.median(best)) and share <= LONE_HOLE_SPREAD:
+    if best[lone] >= LONE_HOLE * float(np.median(best)) and (any_spread or share <= LONE_HOLE_SPREAD):
         return lone
     return None
 
