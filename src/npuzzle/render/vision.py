@@ -1796,11 +1796,15 @@ MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's e
 PICTURE_MAX_CELLS = 64  # cells of the largest board put back with no reference (8x8: 14 s a hole; 10x10: 77 s)
 LONE_MARGIN = 0.35  # the best reassembly must beat every other one by this many typical seams on its own ...
 MIN_MARGIN = 0.25  # ... or this many, when the gradient measure puts it first by as much (a witness) ...
-WITNESS_MARGIN = 0.1  # ... or even this many, when the gradient measure puts it first by MIN_MARGIN ...
+WITNESS_MARGIN = 0.125  # ... or even this many, when the gradient measure puts it first by MIN_MARGIN ...
 MIN_BUDDIES = 0.5  # ... and this share of its seams join mutual best matches (under both measures)
 WITNESS_SECOND = 0.15  # ... the gradient measure's margin may be this, not MIN_MARGIN, when both measures ...
 WITNESS_RELATIVE = 0.4  # ... put the arrangement this far ahead weighed relatively (Assembly.relative_margin)
 SEAMS_3X3 = 10  # ... on boards with at least a 3x3's seams (12, less the hole's 2); fewer need more
+# WITNESS_MARGIN was 0.1: the two wrong boards the second measure vouched for by less than MIN_MARGIN (fresh 57032
+# and 59026, both 4x4s of look-alike dark tiles in a 3-cycle) were 0.110 and 0.108 ahead on the first measure;
+# the 40 right readings so vouched for (game looks 51000s, 55000s, 56000s; no reference 52000s) 0.141 or more
+DOUBT_MARGIN = 0.1  # another arrangement this many typical seams ahead under a measure doubts a reading
 MIN_SEAMS = 3  # a board whose pieces meet at fewer seams (a 2x2: 2) is read only with its size given
 BORDER_MARGIN = 0.0  # typical seams: the least margin with the sides meeting no piece charged (jigsaw)
 MAX_SEAM_RATIO = 0.85  # the reassembly's seams must average below this share of a random pair's
@@ -1844,9 +1848,9 @@ def _read_otherwise_with_one_gap(
 ) -> Grid | None:
     """A grid ``reading``'s grid becomes with one axis refit to the other's gap
     (:func:`~npuzzle.render.locate.with_one_gap`, each axis in turn) that reads otherwise: surely (the first
-    seam measure on its own, or the second vouching by :data:`WITNESS_MARGIN`), or with another arrangement
+    seam measure on its own, or the second vouching by :data:`DOUBT_MARGIN`), or with another arrangement
     first under both measures whose seams fit better than ``reading``'s under both (a lower
-    ``seam_ratio``), :data:`WITNESS_MARGIN` ahead under either. None when there is none, or the gaps differ
+    ``seam_ratio``), :data:`DOUBT_MARGIN` ahead under either. None when there is none, or the gaps differ
     by at most :data:`RECUT_GAPS_PX`. Unseen seed 29666, touching tiles whose columns were found with a 4 px
     gap against the rows' 1 px: both measures put one wrong 3x3 first (0.54 and 0.49 ahead); cut with a 1 px
     gap both ways, they read it right, surely. Dev seed 555 (4x4, touching tiles, columns found with 6 px
@@ -1871,7 +1875,7 @@ def _read_otherwise_with_one_gap(
         except PictureReassemblyError:  # (too many cells or too small ones: no reading at all)
             continue
         if other.ambiguous:
-            witnessed = _witnessed_on(memo, recut, hole_home, size_given)
+            witnessed = _witnessed_on(memo, recut, hole_home, size_given, DOUBT_MARGIN)
             if witnessed is not None:
                 other = witnessed
         if (other.board, other.goal) != read_as and not other.ambiguous:
@@ -1884,7 +1888,7 @@ def _read_otherwise_with_one_gap(
 def _fits_otherwise_better(memo: _PictureMemo, grid: Grid, recut: Grid, missing: int) -> bool:
     """Whether both seam measures put another arrangement first on ``recut`` than on ``grid`` (the same
     cells cut another way), with a lower ``seam_ratio`` than ``grid``'s best under both and
-    :data:`WITNESS_MARGIN` ahead under either (see :func:`_read_otherwise_with_one_gap`)."""
+    :data:`DOUBT_MARGIN` ahead under either (see :func:`_read_otherwise_with_one_gap`)."""
     firsts = []
     for gradient in (False, True):
         best = memo.reassembled(grid, missing, gradient)[1][0]
@@ -1892,7 +1896,7 @@ def _fits_otherwise_better(memo: _PictureMemo, grid: Grid, recut: Grid, missing:
         if other.homes == best.homes or other.seam_ratio >= best.seam_ratio:
             return False
         firsts.append(other.margin)
-    return max(firsts) >= WITNESS_MARGIN
+    return max(firsts) >= DOUBT_MARGIN
 
 
 def _read_picture_on(
@@ -2195,7 +2199,7 @@ def _steady_on_recuts(memo: _PictureMemo, grid: Grid, missing: int, best: Assemb
 def _gradient_disagrees(memo: _PictureMemo, grid: Grid, hole_home: int | str | None) -> str | None:
     """Why the gradient measure (:func:`npuzzle.render.jigsaw.seam_costs`) contradicts the arrangement the
     first measure is sure of on ``grid`` by :data:`LONE_MARGIN`, or None: it puts another arrangement first by
-    :data:`WITNESS_MARGIN`, or the same one behind its rivals weighed relatively. Fresh seed 32390, a 5x3 on a
+    :data:`DOUBT_MARGIN`, or the same one behind its rivals weighed relatively. Fresh seed 32390, a 5x3 on a
     grid 5 px off at the top: a wrong arrangement 0.39 ahead on the first measure (relative margin 0.21)
     was read with exit 0; the gradient measure put it first by 0.16 but weighed it relatively 0.36 behind.
     Dev seeds 0-799 read the same with this check (723 right, 0 wrong): of the 308 right lone readings of the
@@ -2204,7 +2208,7 @@ def _gradient_disagrees(memo: _PictureMemo, grid: Grid, hole_home: int | str | N
     missing = parse_hole_home(hole_home, grid.width, grid.height)
     plain = memo.reassembled(grid, missing, False)[1][0]
     graded = memo.reassembled(grid, missing, True)[1][0]
-    if graded.homes != plain.homes and graded.margin >= WITNESS_MARGIN:
+    if graded.homes != plain.homes and graded.margin >= DOUBT_MARGIN:
         return f"a second seam measure puts another arrangement first, {graded.margin:.2f} ahead"
     if graded.homes == plain.homes and graded.relative_margin < 0:
         return (
