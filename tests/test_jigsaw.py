@@ -165,11 +165,14 @@ def test_inner_seam_ratio_tells_a_tile_from_a_block_of_tiles(photo_4x4: Shot) ->
 
 
 def _patterned(cell: np.ndarray, pattern: str) -> np.ndarray:
-    """A cell of ``cell``'s shape filled as games fill a hole: a green gradient or green checks."""
+    """A cell of ``cell``'s shape filled as games fill a hole: a green gradient, green checks or (busy, as
+    varied as a piece of picture) dark and light stripes."""
     h, w = cell.shape[:2]
     y, x = np.mgrid[0:h, 0:w]
     if pattern == "gradient":
         shade = 90 + 80 * (x + y) / (h + w)
+    elif pattern == "stripes":
+        shade = np.where((x + y) // 6 % 2 == 0, 40.0, 240.0)
     else:
         shade = np.where(((x // 8) + (y // 8)) % 2 == 0, 120.0, 170.0)
     return np.stack([shade * 0.3, shade, shade * 0.4], axis=-1).astype(np.uint8)
@@ -205,6 +208,25 @@ def test_a_patterned_hole_is_weighed_as_the_hole(photo_4x4: Shot, pattern: str) 
     assert _lone_cell(tiles, _colour_spreads(tiles)) == hole
     own = np.delete(tiles, hole, axis=0)
     assert _lone_cell(own, _colour_spreads(own)) is None
+
+
+def test_a_busy_patterned_hole_is_weighed_as_the_hole_unless_a_cell_is_far_the_flattest(photo_4x4: Shot) -> None:
+    """Stripes vary as much as a piece of picture, so the cell that meets no other is weighed as the hole
+    whatever its spread only when no cell is far the flattest (``_hole_candidates``); a far flatter cell is
+    the hole and stands alone."""
+    from npuzzle.render import vision
+
+    cells = _true_cells(photo_4x4)
+    hole = photo_4x4.board.blank_cell
+    cells[hole] = _patterned(cells[hole], "stripes")
+    tiles = jigsaw.tile_arrays(cells)
+    spread = _colour_spreads(tiles)
+    assert spread[hole] > vision.LONE_HOLE_SPREAD * float(np.median(np.delete(spread, hole)))
+    assert _lone_cell(tiles, spread) is None and _lone_cell(tiles, spread, any_spread=True) == hole
+    assert hole in vision._hole_candidates(tiles)
+    black = (hole + 1) % len(cells)
+    cells[black] = np.zeros_like(cells[black])
+    assert vision._hole_candidates(jigsaw.tile_arrays(cells)) == [black]
 
 
 def test_a_gradient_hole_is_the_smoothest_cell_even_where_it_is_not_among_the_flattest(photo_4x4: Shot) -> None:
@@ -1123,6 +1145,32 @@ def test_a_witnessed_reading_that_hangs_on_the_grids_pixels_is_not_stood_behind(
     assert not vision._steady_on_recuts(memo, found, 15, plain)  # so not even by the margin it once needed
     assert vision._witnessed_on(memo, found, None, margin=vision.DOUBT_MARGIN) is None
     assert vision._witnessed_on(memo, found, None) is None
+
+
+def test_a_checked_hole_as_busy_as_a_tile_is_weighed_as_the_hole() -> None:
+    """Fresh seed 59044 ("hard looks": a 6x6 whose hole is checked): on the reader's grid no cell is far the
+    flattest (dark pieces of a uniform), and the checks, as busy as a tile, were not weighed as the hole: the
+    board came back with a dark piece as the hole and the checks laid as a piece, wrong, with exit 0. The
+    checks meet no piece and are weighed too."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(59044, kind="picture", missing_bottom_right=True, looks="hard"))
+    found = Grid(Axis(220.5, 150.51666666666665, 147.5, 6), Axis(183.0, 150.46666666666667, 147.0, 6))
+    cells = vision._cells_of(np.asarray(shot.image.convert("RGB")), found)
+    hole = shot.board.blank_cell
+    assert vision._hole_spread_share(cells, hole) > vision.HOLE_MAX_SPREAD  # as busy as a tile
+    assert hole in vision._hole_candidates(jigsaw.tile_arrays(cells))
+
+
+@pytest.mark.slow
+def test_a_board_with_a_checked_hole_is_read_right_or_refused() -> None:
+    """Fresh seed 59044 as a whole: never the wrong board with exit 0."""
+    shot = game_screenshot(random_style(59044, kind="picture", missing_bottom_right=True, looks="hard"))
+    try:
+        reading = read_screenshot(shot.image)
+    except PuzzleError:
+        return
+    assert reading.board == shot.board and reading.goal == shot.goal
 
 
 def test_a_reading_only_a_hair_ahead_on_the_first_measure_is_not_vouched_for() -> None:

@@ -1058,10 +1058,9 @@ def _best_other_corner(
     piece's home at ``reading.missing``: each the picture reassembled on the reading's grid with the hole and
     the missing piece's home there, on the same cuts (``gradient``: weighed with the gradient compatibility
     too, :func:`npuzzle.render.jigsaw.seam_costs`). With ``any_hole`` every cell that may be the hole
-    (:func:`_hole_candidates`, a cell that meets no other however busy) is weighed as the hole at the other
-    corners, not only the reading's. On the right readings of dev seeds 0-60 (missing piece bottom-right) no
-    other corner came within 0.0 of it; read with the home wrongly assumed, the true top-left fitted 0.5-1.5
-    better."""
+    (:func:`_hole_candidates`) is weighed as the hole at the other corners, not only the reading's. On the
+    right readings of dev seeds 0-60 (missing piece bottom-right) no other corner came within 0.0 of it; read
+    with the home wrongly assumed, the true top-left fitted 0.5-1.5 better."""
     import numpy as np
 
     grid = reading.grid
@@ -1073,7 +1072,7 @@ def _best_other_corner(
     cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
     holes = [reading.blank_cell]
     if any_hole:
-        holes += [cell for cell in _hole_candidates(cuts[0], any_spread=True) if cell != reading.blank_cell]
+        holes += [cell for cell in _hole_candidates(cuts[0]) if cell != reading.blank_cell]
 
     def cost(hole: int, home: int) -> float:  # per seam: a hole off a corner has more
         return _dealt_assembly(cuts, width, height, hole, home, gradient).seam_ratio * _seam_count(width, height)
@@ -1791,7 +1790,7 @@ HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this i
 HOLE_CANDIDATES = 6
 HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the other cells' (median)
 LONE_HOLE = 1.5  # a cell whose best seam is this many times the median cell's meets no other (_lone_cell) ...
-LONE_HOLE_SPREAD = 0.6  # ... and is weighed as the hole too when at most this spread (share, as HOLE_MAX_SPREAD)
+LONE_HOLE_SPREAD = 0.6  # ... weighed as the hole too, if at most this spread (share) when a cell is far the flattest
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
 PICTURE_MAX_CELLS = 64  # cells of the largest board put back with no reference (8x8: 14 s a hole; 10x10: 77 s)
 LONE_MARGIN = 0.35  # the best reassembly must beat every other one by this many typical seams on its own ...
@@ -2266,25 +2265,30 @@ def _assemblies_on(
     return cells, assemblies
 
 
-def _hole_candidates(tiles: np.ndarray, any_spread: bool = False) -> list[int]:
+def _hole_candidates(tiles: np.ndarray) -> list[int]:
     """The cells of ``tiles`` (as from :func:`npuzzle.render.jigsaw.tile_arrays`) that may be the hole, for the
     seams to decide among: the flattest cell if it is far the flattest, else the flattest few and the
-    smoothest (:func:`_least_detailed`); and a cell that meets no other (:func:`_lone_cell`, ``any_spread``
-    as there)."""
+    smoothest (:func:`_least_detailed`); and a cell that meets no other (:func:`_lone_cell`), however busy
+    when no cell is far the flattest. Fresh 59044 ("hard looks", a 6x6 whose hole is checked, as busy as a
+    tile): the flattest cells were dark pieces of a uniform, none far the flattest, and the board came back
+    with one of them as the hole and the checks laid as a piece, wrong, with exit 0; weighed as the hole, the
+    checks fit 0.93 typical seams better. A hole that is far the flattest is not second-guessed by a busy cell
+    (fresh 59004, "game looks": a busy piece as the hole fitted 0.35 better than the true black hole)."""
     import numpy as np
 
     spread = _colour_spreads(tiles)
     flattest = [int(c) for c in np.argsort(spread)]
     inner = tiles[flattest[0], 2:-2, 2:-2].reshape(-1, 3)
     black = float(inner.mean(0).max()) <= HOLE_BLACK  # games often draw the hole black
-    if spread[flattest[0]] * (HOLE_FLAT_BLACK if black else HOLE_FLAT) <= spread[flattest[1]]:
+    sure = bool(spread[flattest[0]] * (HOLE_FLAT_BLACK if black else HOLE_FLAT) <= spread[flattest[1]])
+    if sure:
         holes = flattest[:1]
     else:  # a flat piece of picture could be the hole: let the seams decide among the flattest cells ...
         holes = [c for c in flattest[:HOLE_CANDIDATES] if spread[c] <= HOLE_FLAT * spread[flattest[0]]]
         smooth = _least_detailed(tiles)  # ... and the smoothest, as a hole drawn with a gradient is
         if smooth not in holes:
             holes.append(smooth)
-    lone = _lone_cell(tiles, spread, any_spread)
+    lone = _lone_cell(tiles, spread, any_spread=not sure)
     if lone is not None and lone not in holes:  # a hole drawn with a pattern, not flat: let the seams decide
         holes.append(lone)
     return holes
