@@ -514,17 +514,6 @@ def test_a_corner_switch_weighs_a_busy_cell_that_meets_no_piece_as_the_hole() ->
     assert not vision._corner_wins(shot.image, switched)
 
 
-@pytest.mark.slow
-def test_a_striped_hole_is_never_read_as_a_piece_with_exit_0() -> None:
-    """Fresh 59008 as a whole: refused (or read right), never the wrong board with exit 0."""
-    shot = game_screenshot(random_style(59008, kind="picture", missing_bottom_right=True, looks="hard"))
-    try:
-        reading = read_screenshot(shot.image)
-    except PuzzleError:
-        return
-    assert reading.board == shot.board and reading.goal == shot.goal
-
-
 def test_no_preview_no_preview_reading() -> None:
     """Without a preview no box stands in for one (the window's text and buttons are unlike the board)."""
     from npuzzle.render.vision import _layouts, _read_with_preview
