@@ -1442,6 +1442,18 @@ def test_a_board_whose_inner_lines_drown_in_the_picture_is_found_by_its_outline(
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+def test_grids_with_too_few_seams_spend_none_of_the_cells_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 2x2 is never read without its size (too few seams), so among grids read up to a number of cells
+    (the outlines, the step maps' grids) it must not use up cells a larger grid needs."""
+    from npuzzle.render import vision
+
+    read: list[tuple[int, int]] = []
+    monkeypatch.setattr(vision, "_witnessed_on", lambda memo, grid, *args, **kwargs: read.append((grid.width, grid.height)))
+    two, three = (Grid(Axis(0.0, 50.0, 48.0, n), Axis(0.0, 50.0, 48.0, n)) for n in (2, 3))
+    assert vision._sure_reading_among(None, [two, three], [], None, 9) is None  # type: ignore[arg-type]
+    assert read == [(3, 3)]
+
+
 def test_an_outline_with_the_boards_border_is_recut_onto_the_tiles() -> None:
     """Dev seed 201: a 3x3 with 4.6 px gaps whose outline takes in the board's border; refined, its rows
     land on the tiles and its columns on the frame's edge (5 px early, pitch 5 px long). Cut evenly, an

@@ -2009,7 +2009,8 @@ def _sure_reading_among(
     cells in all; None when there is none."""
     budget = cells
     for grid in grids:
-        if grid in tried:
+        # (a board with too few seams, a 2x2, is never read without its size: it would only spend cells)
+        if grid in tried or _seam_count(grid.width, grid.height) < MIN_SEAMS:
             continue
         budget -= grid.width * grid.height
         if budget < 0:
