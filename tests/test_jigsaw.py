@@ -1147,6 +1147,27 @@ def test_a_witnessed_reading_that_hangs_on_the_grids_pixels_is_not_stood_behind(
     assert vision._witnessed_on(memo, found, None) is None
 
 
+def test_a_reading_both_measures_put_the_full_margin_ahead_need_not_hold_on_recuts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fresh seed 59012 (game looks, a 4x4 with 5 px gaps at JPEG 41): on the square grid the reader tries
+    after its own, both seam measures put the true arrangement about 0.37 ahead. On the reader's grid (the
+    rows from 76.99999999999999 px) a recut whose cells took the gaps in put another arrangement first, which
+    refused the board; a reading both measures put :data:`MIN_MARGIN` ahead is taken as on any other grid,
+    and the board reads right. (Here the recuts are made to fail: the reading must not hang on them.)"""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(59012, kind="picture", missing_bottom_right=True, looks="game"))
+    found = Grid(Axis(73.0, 48.0, 43.0, 4), Axis(77.0, 47.7, 43.0, 4))  # the reader's square grid
+    memo = vision._PictureMemo(shot.image)
+    plain, graded = (memo.reassembled(found, 15, gradient)[1][0] for gradient in (False, True))
+    assert plain.homes == graded.homes == _truth(shot)
+    assert min(plain.margin, graded.margin) >= vision.MIN_MARGIN
+    monkeypatch.setattr(vision, "_steady_on_recuts", lambda *args: False)
+    reading = vision._witnessed_on(memo, found, None)
+    assert reading is not None and reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_a_checked_hole_as_busy_as_a_tile_is_weighed_as_the_hole() -> None:
     """Fresh seed 59044 ("hard looks": a 6x6 whose hole is checked): on the reader's grid no cell is far the
     flattest (dark pieces of a uniform), and the checks, as busy as a tile, were not weighed as the hole: the
