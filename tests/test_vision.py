@@ -514,6 +514,28 @@ def test_a_corner_switch_weighs_a_busy_cell_that_meets_no_piece_as_the_hole() ->
     assert not vision._corner_wins(shot.image, switched)
 
 
+def test_a_corner_switch_stops_weighing_at_the_first_corner_that_refuses_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each corner and hole weighed is a reassembly; a switch is refused as soon as one other corner comes
+    within ``HOME_SWITCH`` of the corner read with. On fresh 59008's wrong top-left reading (above) the first
+    corner weighed already does: the answer is the same, in fewer reassemblies."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(59008, kind="picture", missing_bottom_right=True, looks="hard"))
+    found = Grid(Axis(174.0, 134.825, 133.625, 4), Axis(73.0, 134.75, 133.75, 4))
+    read = (13, 2, 16, 15, 3, 10, 6, 9, 0, 8, 5, 7, 14, 4, 11, 12)
+    switched = vision.ScreenshotReading(Board(read, 4, 4), blank_at(4, 4, 0), (1.0,) * 16, 0, grid=found)
+    weighed: list[int] = []
+    real = vision._dealt_assembly
+    monkeypatch.setattr(vision, "_dealt_assembly", lambda *args: weighed.append(1) or real(*args))
+    everything = vision._best_other_corner(shot.image, switched, any_hole=True)
+    all_of_them = len(weighed)
+    weighed.clear()
+    _, advantage = vision._best_other_corner(shot.image, switched, any_hole=True, enough=-vision.HOME_SWITCH)
+    assert advantage > -vision.HOME_SWITCH and everything[1] >= advantage
+    assert len(weighed) < all_of_them
+    assert not vision._corner_wins(shot.image, switched)
+
+
 def test_no_preview_no_preview_reading() -> None:
     """Without a preview no box stands in for one (the window's text and buttons are unlike the board)."""
     from npuzzle.render.vision import _layouts, _read_with_preview

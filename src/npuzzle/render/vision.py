@@ -1028,7 +1028,8 @@ def _corner_wins(image: PILImage.Image, reading: ScreenshotReading) -> bool:
     if reading.kind != "picture" or reading.grid is None:
         return False
     return all(
-        _best_other_corner(image, reading, gradient, any_hole=True)[1] <= -HOME_SWITCH for gradient in (False, True)
+        _best_other_corner(image, reading, gradient, any_hole=True, enough=-HOME_SWITCH)[1] <= -HOME_SWITCH
+        for gradient in (False, True)
     )
 
 
@@ -1051,7 +1052,11 @@ def _corner_of(cell: int, width: int, height: int) -> int:
 
 
 def _best_other_corner(
-    image: PILImage.Image, reading: ScreenshotReading, gradient: bool = False, any_hole: bool = False
+    image: PILImage.Image,
+    reading: ScreenshotReading,
+    gradient: bool = False,
+    any_hole: bool = False,
+    enough: float = math.inf,
 ) -> tuple[int, float]:
     """The corner other than ``reading.missing`` whose arrangement fits best, and by how many typical seams
     (the median seam cost between unrelated pieces) its seams cost less than the arrangement with the missing
@@ -1060,7 +1065,9 @@ def _best_other_corner(
     too, :func:`npuzzle.render.jigsaw.seam_costs`). With ``any_hole`` every cell that may be the hole
     (:func:`_hole_candidates`) is weighed as the hole at the other corners, not only the reading's. On the
     right readings of dev seeds 0-60 (missing piece bottom-right) no other corner came within 0.0 of it; read
-    with the home wrongly assumed, the true top-left fitted 0.5-1.5 better."""
+    with the home wrongly assumed, the true top-left fitted 0.5-1.5 better. The first corner found to fit
+    more than ``enough`` better is returned at once, whether or not it is the best (each weighing is a
+    reassembly: a 6x6's switch weighed up to 36 of them)."""
     import numpy as np
 
     grid = reading.grid
@@ -1078,9 +1085,14 @@ def _best_other_corner(
         return _dealt_assembly(cuts, width, height, hole, home, gradient).seam_ratio * _seam_count(width, height)
 
     base = cost(reading.blank_cell, reading.missing)
-    costs = {corner: min(cost(hole, corner) for hole in holes) for corner in corners}
-    best = min(costs, key=costs.__getitem__)
-    return best, base - costs[best]
+    best, advantage = reading.missing, -math.inf
+    for corner in corners:
+        for hole in holes:
+            if (gain := base - cost(hole, corner)) > advantage:
+                best, advantage = corner, gain
+                if advantage > enough:
+                    return best, advantage
+    return best, advantage
 
 
 def _previews_alike(
