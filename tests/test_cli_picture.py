@@ -306,14 +306,17 @@ def test_solve_screenshot_compiles_a_first_solve_before_its_budget(
         (["--blank-cell", "-2"], "blank cell -2 is not a cell"),
         (["--size", "3x3", "--blank-cell", "9"], "blank cell 9 is outside a 3x3 board (cells 0..8)"),
         (["--size", "3x3", "--hole-home", "12"], "hole home 12 is outside a 3x3 board (cells 0..8)"),
+        (["--blank-cell", "256"], "blank cell 256 is outside the largest board read from a screenshot, 16x16"),
+        (["--hole-home", "300"], "hole home 300 is outside the largest board read from a screenshot, 16x16"),
         (["--size", "5x5", "--crop", "10,10,20,20"], "crop 10,10,20,20 is 20x20 pixels: too small to cut into 5x5"),
     ],
 )
 def test_read_refuses_cells_and_crops_no_board_can_have_before_reading(
     options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A hole home of 'middle' or -1, or a blank cell past the size given, was refused only after the whole
-    reading (45 s on a 5x5 picture, whose refusal then named the seams); a crop too small for the size given
+    """A hole home of 'middle' or -1, or a blank cell past the size given (or with no size, past any board
+    read), was refused only after the whole reading (45 s on a 5x5 picture, whose refusal then named the
+    seams); a crop too small for the size given
     was named by the size of the screenshot read round it (32x32 for a 20x20 crop)."""
     from npuzzle.render import vision
 

@@ -757,10 +757,17 @@ def _check_cell_options(
 ) -> None:
     """Refuse at once a ``blank_cell`` or ``hole_home`` that no board, or not the ``width`` x ``height``
     given, can have, rather than after a reading that may take a minute."""
+    from .locate import MAX_TILES
+
     for name, cell in (("blank cell", blank_cell), ("hole home", _hole_home_cell(hole_home))):
-        if cell is not None and cell < 0:
+        if cell is None:
+            continue
+        if cell < 0:
             raise PictureError(f"{name} {cell} is not a cell: cells are numbered from 0, row by row")
-        outside = None if cell is None or width is None or height is None else _off_the_board(name, cell, width, height)
+        if width is None or height is None:  # past the largest board a grid is located as, it is past any
+            outside = _off_the_board(name, cell, MAX_TILES, MAX_TILES, "the largest board read from a screenshot, {size}")
+        else:
+            outside = _off_the_board(name, cell, width, height)
         if outside is not None:
             raise PictureError(outside)
 
