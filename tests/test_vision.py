@@ -20,6 +20,7 @@ from npuzzle.render.vision import (
     NumbersUnreadableError,
     PictureReassemblyError,
     ReferenceMismatchError,
+    ScreenshotReading,
     read_screenshot,
 )
 from pictures import screenshot, synthetic_picture
@@ -495,6 +496,15 @@ def test_a_board_whose_corner_the_seam_measures_disagree_on_is_refused() -> None
     assert guess is not None and guess.board == shot.board and guess.goal == shot.goal
 
 
+def _switched_59008() -> tuple[Shot, ScreenshotReading]:
+    """Fresh 59008 ("hard looks", a 4x4 whose hole is striped) and the wrong board once read from it with the
+    missing piece's home switched to the top-left, on the reader's grid."""
+    shot = game_screenshot(random_style(59008, kind="picture", missing_bottom_right=True, looks="hard"))
+    found = Grid(Axis(174.0, 134.825, 133.625, 4), Axis(73.0, 134.75, 133.75, 4))
+    read = (13, 2, 16, 15, 3, 10, 6, 9, 0, 8, 5, 7, 14, 4, 11, 12)
+    return shot, ScreenshotReading(Board(read, 4, 4), blank_at(4, 4, 0), (1.0,) * 16, 0, grid=found)
+
+
 def test_a_corner_switch_weighs_a_busy_cell_that_meets_no_piece_as_the_hole() -> None:
     """Fresh 59008 ("hard looks", a 4x4 whose hole is striped: as busy as a tile, so not among the cells
     weighed as the hole): refused with the home bottom-right, it was read with it top-left, a flat dark piece
@@ -502,11 +512,8 @@ def test_a_corner_switch_weighs_a_busy_cell_that_meets_no_piece_as_the_hole() ->
     as the hole, the bottom-right (the true board) fits better under both measures: no switch."""
     from npuzzle.render import vision
 
-    shot = game_screenshot(random_style(59008, kind="picture", missing_bottom_right=True, looks="hard"))
-    found = Grid(Axis(174.0, 134.825, 133.625, 4), Axis(73.0, 134.75, 133.75, 4))  # the reader's grid
-    read = (13, 2, 16, 15, 3, 10, 6, 9, 0, 8, 5, 7, 14, 4, 11, 12)  # the wrong board, home top-left
-    switched = vision.ScreenshotReading(Board(read, 4, 4), blank_at(4, 4, 0), (1.0,) * 16, 0, grid=found)
-    assert shot.board.tiles[2] == 0 and read[2] == 16
+    shot, switched = _switched_59008()
+    assert shot.board.tiles[2] == 0 and switched.board.tiles[2] == 16
     for gradient in (False, True):
         assert vision._best_other_corner(shot.image, switched, gradient)[1] <= -vision.HOME_SWITCH
         corner, advantage = vision._best_other_corner(shot.image, switched, gradient, any_hole=True)
@@ -520,10 +527,7 @@ def test_a_corner_switch_stops_weighing_at_the_first_corner_that_refuses_it(monk
     corner weighed already does: the answer is the same, in fewer reassemblies."""
     from npuzzle.render import vision
 
-    shot = game_screenshot(random_style(59008, kind="picture", missing_bottom_right=True, looks="hard"))
-    found = Grid(Axis(174.0, 134.825, 133.625, 4), Axis(73.0, 134.75, 133.75, 4))
-    read = (13, 2, 16, 15, 3, 10, 6, 9, 0, 8, 5, 7, 14, 4, 11, 12)
-    switched = vision.ScreenshotReading(Board(read, 4, 4), blank_at(4, 4, 0), (1.0,) * 16, 0, grid=found)
+    shot, switched = _switched_59008()
     weighed: list[int] = []
     real = vision._dealt_assembly
     monkeypatch.setattr(vision, "_dealt_assembly", lambda *args: weighed.append(1) or real(*args))
