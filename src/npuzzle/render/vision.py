@@ -1074,7 +1074,7 @@ def _best_other_corner(
     right readings of dev seeds 0-60 (missing piece bottom-right) no other corner came within 0.0 of it; read
     with the home wrongly assumed, the true top-left fitted 0.5-1.5 better. The first corner found to fit
     more than ``enough`` better is returned at once, whether or not it is the best (each weighing is a
-    reassembly: a 6x6's switch weighed up to 36 of them)."""
+    reassembly, one for every other corner and cell that may be the hole)."""
     import numpy as np
 
     grid = reading.grid
