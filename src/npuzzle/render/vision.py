@@ -2180,8 +2180,11 @@ def _witnessed_on(
     # a reading both measures put MIN_MARGIN ahead is one _sure_reading_among takes as it is; only a narrower
     # one must hold on the recuts (fresh 59012, a 4x4 with 5 px gaps read right 0.37 ahead under both: cells
     # grown 2 px took the gaps in and tipped the order)
-    narrow = any(_picture_causes(memo, grid, got, size_given, MIN_MARGIN) for got in (plain, graded))
-    if margin < MIN_MARGIN and narrow and not _steady_on_recuts(memo, grid, missing, plain[0]):
+    if (
+        margin < MIN_MARGIN
+        and any(_picture_causes(memo, grid, got, size_given, MIN_MARGIN) for got in (plain, graded))
+        and not _steady_on_recuts(memo, grid, missing, plain[0])
+    ):
         return None
     # each cell as sure as the surer measure makes it (the one that vouched puts every rival 0.25 behind)
     confidence = tuple(max(a, b) for a, b in zip(plain[0].confidence, graded[0].confidence, strict=True))
