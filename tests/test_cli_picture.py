@@ -316,8 +316,8 @@ def test_read_refuses_cells_and_crops_no_board_can_have_before_reading(
 ) -> None:
     """A hole home of 'middle' or -1, or a blank cell past the size given (or with no size, past any board
     read), was refused only after the whole reading (45 s on a 5x5 picture, whose refusal then named the
-    seams); a crop too small for the size given
-    was named by the size of the screenshot read round it (32x32 for a 20x20 crop)."""
+    seams); a crop too small for the size given was named by the size of the screenshot read round it
+    (32x32 for a 20x20 crop)."""
     from npuzzle.render import vision
 
     def no_reading(*args: object, **kwargs: object) -> None:

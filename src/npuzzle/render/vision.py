@@ -2180,11 +2180,9 @@ def _witnessed_on(
     # a reading both measures put MIN_MARGIN ahead is one _sure_reading_among takes as it is; only a narrower
     # one must hold on the recuts (fresh 59012, a 4x4 with 5 px gaps read right 0.37 ahead under both: cells
     # grown 2 px took the gaps in and tipped the order)
-    if (
-        margin < MIN_MARGIN
-        and any(_picture_causes(memo, grid, got, size_given, MIN_MARGIN) for got in (plain, graded))
-        and not _steady_on_recuts(memo, grid, missing, plain[0])
-    ):
+    # (every other check was passed above: only the margins tell a narrow reading)
+    narrow = min(plain[0].margin, graded[0].margin) < MIN_MARGIN * _margin_scale(width, height)
+    if margin < MIN_MARGIN and narrow and not _steady_on_recuts(memo, grid, missing, plain[0]):
         return None
     # each cell as sure as the surer measure makes it (the one that vouched puts every rival 0.25 behind)
     confidence = tuple(max(a, b) for a, b in zip(plain[0].confidence, graded[0].confidence, strict=True))
@@ -2449,6 +2447,12 @@ def _unsure_refusal(grid: Grid, causes: list[str], reading: ScreenshotReading) -
     )
 
 
+def _margin_scale(width: int, height: int) -> float:
+    """How many times a margin a ``width`` x ``height`` board's arrangement must be ahead by: 1 from a 3x3's
+    seams up, more on smaller boards (fewer seams are less evidence)."""
+    return max(1.0, (SEAMS_3X3 / _seam_count(width, height)) ** 0.5)
+
+
 def _seam_count(width: int, height: int) -> int:
     """The seams between the pieces of a ``width`` x ``height`` picture, the hole's two left out."""
     return width * (height - 1) + height * (width - 1) - 2
@@ -2487,7 +2491,7 @@ def _picture_causes(
             f"a {width}x{height} board leaves only {n_seams} seams between its pieces to judge by (if it is one, "
             f"give --size {width}x{height})"
         )
-    scale = max(1.0, (SEAMS_3X3 / n_seams) ** 0.5)
+    scale = _margin_scale(width, height)
     if best.margin < margin * scale:
         causes.append(f"another arrangement fits almost as well (margin {best.margin:.2f} < {margin * scale:.2f})")
     elif best.relative_margin < 0:  # unseen seed 26147: a 3x3 grid with the frame in its outer cells, 0.37 ahead
