@@ -247,6 +247,26 @@ def test_a_gradient_hole_is_the_smoothest_cell_even_where_it_is_not_among_the_fl
     assert _least_detailed(jigsaw.tile_arrays(cells)) == hole
 
 
+@pytest.mark.parametrize("pattern", ["gradient", "checks", "stripes"])
+def test_a_hole_filled_with_a_plain_pattern_is_told_from_pieces_and_frame_strips(photo_4x4: Shot, pattern: str) -> None:
+    """A hole filled with stripes, checks or a gradient need not be flat (``HOLE_MAX_SPREAD``), but it is a
+    plain pattern (``_plain_pattern``): blurred, a plane; its colours on one line. No piece of the photo
+    spread more than a flat hole is one, nor a cell that takes in a strip of the board's frame."""
+    from npuzzle.render import vision
+
+    cells = _true_cells(photo_4x4)
+    hole = photo_4x4.board.blank_cell
+    assert vision._plain_pattern(_patterned(cells[hole], pattern))
+    spread = _colour_spreads(jigsaw.tile_arrays(cells))
+    typical = float(np.median(spread))
+    pieces = [c for i, c in enumerate(cells) if i != hole and spread[i] > vision.HOLE_MAX_SPREAD * typical]
+    assert len(pieces) >= 10 and not any(map(vision._plain_pattern, pieces))
+    for strip in (3, 12, 30):
+        framed = _patterned(cells[hole], pattern)
+        framed[:, :strip] = (200, 60, 220)
+        assert not vision._plain_pattern(framed)
+
+
 def test_assemble_exact_cuts(photo_4x4: Shot) -> None:
     tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
     hole = photo_4x4.board.blank_cell
@@ -1183,6 +1203,21 @@ def test_a_checked_hole_as_busy_as_a_tile_is_weighed_as_the_hole() -> None:
     assert hole in vision._hole_candidates(jigsaw.tile_arrays(cells))
 
 
+def test_a_board_whose_hole_is_striped_is_read() -> None:
+    """Dev seed 59006 ("hard looks", a 3x3 whose hole is striped in two colours, as busy as a third of a
+    tile): no cell was flat enough to be the hole, so the board was refused though its seams put it right.
+    The stripes are a plain pattern (``_plain_pattern``), as games fill a hole with: read right."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(59006, kind="picture", missing_bottom_right=True, looks="hard"))
+    assert shot.style.look is not None and shot.style.look.hole_fill == "stripes"
+    cells = _true_cells(shot)
+    hole = shot.board.blank_cell
+    assert vision._hole_spread_share(cells, hole) > vision.HOLE_MAX_SPREAD and vision._plain_pattern(cells[hole])
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_a_reading_only_a_hair_ahead_on_the_first_measure_is_not_vouched_for() -> None:
     """Fresh seed 59026 ("hard looks": a 4x4 with sunken bevels): both seam measures put three dark tiles of
     the uniform in a wrong 3-cycle first, 0.108 and 0.279 ahead, steady on every recut, and the board came
@@ -1275,7 +1310,8 @@ def test_a_grid_with_no_flat_cell_for_the_hole_is_refused() -> None:
     """Unseen seed 28073 (3x3, touching tiles, the hole showing the board's background): the grid located
     first has the rows right but columns 16 px too wide, taking the frame and the window beside it in; its
     frame strips stack as smoothly as pieces of one picture and a wrong board was 0.38 ahead. No cell of it
-    is flat enough to be the hole: refused by that cause, the grid fitted to the hole reads right."""
+    is flat enough to be the hole, nor a plain pattern as games fill a hole with: refused by that cause, the
+    grid fitted to the hole reads right."""
     from npuzzle.render import vision
 
     shot = _picture_shot(28073)
@@ -1283,6 +1319,7 @@ def test_a_grid_with_no_flat_cell_for_the_hole_is_refused() -> None:
     memo = vision._PictureMemo(shot.image)
     cells, assemblies = memo.reassembled(across_frame, 8, False)
     assert vision._hole_spread_share(cells, assemblies[0].hole) > vision.HOLE_MAX_SPREAD
+    assert not vision._plain_pattern(cells[assemblies[0].hole])  # frame, a flat piece and a face: no hole fill
     causes = vision._picture_causes(memo, across_frame, assemblies, False)
     assert any("flat enough to be the hole" in cause for cause in causes)
     truth = _true_grid(shot)

@@ -1807,7 +1807,10 @@ HOLE_BLACK = 8.0  # 0..255: a cell whose mean colour has no channel above this i
 # cells the seams weigh as the hole when none is surely flattest: JPEG's noise on a saturated hole can make
 # flat sky tiles flatter (unseen seed 28770: the hole 4th flattest; taking the 3rd, a wrong 6x6 0.56 ahead)
 HOLE_CANDIDATES = 6
-HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the other cells' (median)
+HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the other cells' (median) ...
+PATTERN_BLUR = 6  # ... unless, blurred over this fraction of its side (a stripe or check dissolved), the hole ...
+PATTERN_LEFT = 0.12  # ... is a plane (flat or a gradient) to within this share of its colour spread ...
+PATTERN_OFF_LINE = 0.05  # ... and at most this share of its colour variance lies off one line (two-tone)
 LONE_HOLE = 1.5  # a cell whose best seam is this many times the median cell's meets no other (_lone_cell) ...
 LONE_HOLE_SPREAD = 0.6  # ... weighed as the hole too, if at most this spread (share) when a cell is far the flattest
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
@@ -2103,14 +2106,15 @@ class _PictureMemo:
     def has_no_hole(self, grid: Grid) -> bool:
         """Whether not even the flattest cell of ``grid`` is flat enough to be the hole
         (:data:`HOLE_MAX_SPREAD`, a cause :func:`_picture_causes` refuses any reading for; no other cell
-        can be flatter for it), found without reassembling: a grid of texture cells (unseen seed 29138, a
-        3x3 read on 8x6 grids of 16 px cells) took half a minute to reassemble and refuse."""
+        can be flatter for it) and no cell is a plain pattern (:func:`_plain_pattern`) either, found without
+        reassembling: a grid of texture cells (unseen seed 29138, a 3x3 read on 8x6 grids of 16 px cells)
+        took half a minute to reassemble and refuse."""
         import numpy as np
 
         cells = _cells_of(np.asarray(self.image.convert("RGB")), grid)
         if len(cells) > PICTURE_MAX_CELLS or min(min(c.shape[:2]) for c in cells) < MIN_CELL_PX:
             return False  # refused by the reassembly, with its own message
-        return _hole_spread_share(cells, None) > HOLE_MAX_SPREAD
+        return _hole_spread_share(cells, None) > HOLE_MAX_SPREAD and not any(map(_plain_pattern, cells))
 
     def reassembled(self, grid: Grid, missing: int, gradient: bool) -> tuple[list[np.ndarray], list[Assembly]]:
         """:func:`_assemblies_on` of ``grid``, worked out once."""
@@ -2376,6 +2380,39 @@ def _lone_cell(tiles: np.ndarray, spread: np.ndarray, any_spread: bool = False) 
     return None
 
 
+def _plain_pattern(cell: np.ndarray) -> bool:
+    """Whether ``cell`` (RGB pixels) is filled with a plain pattern, as games fill a hole: stripes, checks or
+    a gradient between two colours. Inside a 2 px rim, blurred over 1/:data:`PATTERN_BLUR` of its side, it is
+    a plane to within :data:`PATTERN_LEFT` of its colour spread, and its colours lie on one line in RGB to
+    within :data:`PATTERN_OFF_LINE` of their variance. A cell of a grid that takes in the board's frame (unseen
+    seed 28073: frame, a flat piece and a face, 0.43 and 0.49) is neither; on the exact grids of dev "hard
+    looks" seeds 59000-59199, 54 of the 56 patterned holes that are not flat enough for
+    :data:`HOLE_MAX_SPREAD` are plain (at most 0.12 and 0.05), and 2 of the 5,300 pieces are as well (in one
+    board's smooth sky) while spread as much."""
+    import numpy as np
+    from PIL import Image, ImageFilter
+
+    inner = np.ascontiguousarray(cell[2:-2, 2:-2, :3])
+    height, width = inner.shape[:2]
+    if min(height, width) < MIN_CELL_PX:
+        return False
+    colours = inner.reshape(-1, 3).astype(np.float64)
+    variances = np.linalg.eigvalsh(np.cov(colours.T))  # ascending
+    total = float(variances.sum())
+    if total <= 0:
+        return True
+    if float(variances[:2].sum()) > PATTERN_OFF_LINE * total:
+        return False
+    radius = max(2.0, min(height, width) / PATTERN_BLUR)
+    blurred = np.asarray(Image.fromarray(inner).filter(ImageFilter.GaussianBlur(radius)), dtype=np.float64)
+    ys, xs = np.mgrid[0:height, 0:width]
+    plane = np.stack([np.ones(height * width), xs.ravel(), ys.ravel()], axis=1)
+    flat = blurred.reshape(-1, 3)
+    fitted, *_ = np.linalg.lstsq(plane, flat, rcond=None)
+    left = float(np.sqrt(((flat - plane @ fitted) ** 2).sum(axis=1).mean()))
+    return left <= PATTERN_LEFT * float(np.sqrt(total))
+
+
 def _seam_cuts(pixels: np.ndarray, grid: Grid, cells: list[np.ndarray] | None = None) -> np.ndarray:
     """The tiles of ``grid`` (:func:`npuzzle.render.jigsaw.tile_arrays`) cut three ways, half a pixel apart
     (``cells``: the first cut's cells, if already cut), for :func:`npuzzle.render.jigsaw.assemble`: a
@@ -2472,7 +2509,8 @@ def _picture_causes(
     # frame (unseen seed 28073: a 3x3 whose columns took the frame and window in, 0.38 ahead) has none, and
     # its frame strips stack as smoothly as pieces of one picture
     cells = memo.reassembled(grid, best.missing, False)[0]
-    if (share := _hole_spread_share(cells, best.hole)) > HOLE_MAX_SPREAD:
+    share = _hole_spread_share(cells, best.hole)
+    if share > HOLE_MAX_SPREAD and not _plain_pattern(cells[best.hole]):
         causes.append(
             f"no cell is flat enough to be the hole (the one taken for it varies {share:.0%} as much as a "
             "tile), as when the grid cuts across the hole or takes in the frame (check --size and --crop), or "
