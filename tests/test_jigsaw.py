@@ -1205,8 +1205,9 @@ def test_a_checked_hole_as_busy_as_a_tile_is_weighed_as_the_hole() -> None:
 
 def test_a_board_whose_hole_is_striped_is_read() -> None:
     """Dev seed 59006 ("hard looks", a 3x3 whose hole is striped in two colours, as busy as a third of a
-    tile): no cell was flat enough to be the hole, so the board was refused though its seams put it right.
-    The stripes are a plain pattern (``_plain_pattern``), as games fill a hole with: read right."""
+    tile): no cell was flat enough to be the hole, so the board was refused though its seams put it right,
+    and refused with its reference too (its cells matched, the hole not empty). The stripes are a plain
+    pattern (``_plain_pattern``), as games fill a hole with: read right both ways."""
     from npuzzle.render import vision
 
     shot = game_screenshot(random_style(59006, kind="picture", missing_bottom_right=True, looks="hard"))
@@ -1214,8 +1215,9 @@ def test_a_board_whose_hole_is_striped_is_read() -> None:
     cells = _true_cells(shot)
     hole = shot.board.blank_cell
     assert vision._hole_spread_share(cells, hole) > vision.HOLE_MAX_SPREAD and vision._plain_pattern(cells[hole])
-    reading = read_screenshot(shot.image)
-    assert reading.board == shot.board and reading.goal == shot.goal
+    for reference in (None, shot.reference):
+        reading = read_screenshot(shot.image, reference=reference)
+        assert reading.board == shot.board and reading.goal == shot.goal
 
 
 def test_a_reading_only_a_hair_ahead_on_the_first_measure_is_not_vouched_for() -> None:

@@ -438,14 +438,19 @@ def _hole_is_empty(image: PILImage.Image, reading: ScreenshotReading) -> bool:
     :data:`HOLE_MAX_SPREAD` of the other cells' median colour spread (:func:`_flatness`; at most 0.09 on 400
     right readings with a reference). A grid cutting across the hole has no such cell, and its pieces can still
     match (unseen seed 28038: a 3x3 with three tiles at home, cut 2x3 like its reference's pieces, matched
-    at 0.12 with a cell half hole, half tile taken for the hole: a wrong 2x3 board)."""
+    at 0.12 with a cell half hole, half tile taken for the hole: a wrong 2x3 board). A hole the game fills
+    with a plain pattern (:func:`_plain_pattern`: stripes, checks, a gradient) is empty too, flat or not."""
     import numpy as np
 
     grid = reading.grid
     assert grid is not None
     flatness = _flatness(cell_features(image, grid.width, grid.height, boxes=grid.cell_boxes()))
     hole = reading.board.tiles.index(0)
-    return bool(flatness[hole] <= HOLE_MAX_SPREAD * float(np.median(np.delete(flatness, hole))))
+    if flatness[hole] <= HOLE_MAX_SPREAD * float(np.median(np.delete(flatness, hole))):
+        return True
+    x0, y0, x1, y1 = grid.cell_boxes()[hole]
+    cell = np.asarray(image.convert("RGB").crop((round(x0), round(y0), round(x1), round(y1))))
+    return _plain_pattern(cell)
 
 
 def _mean_match(image: PILImage.Image, grid: Grid, ref: np.ndarray, blank_cell: int | None) -> float:
