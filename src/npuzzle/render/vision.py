@@ -1816,6 +1816,7 @@ HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the o
 PATTERN_BLUR = 6  # ... unless, blurred over 1/this of its side (stripes and checks dissolved), the hole ...
 PATTERN_LEFT = 0.12  # ... is a plane (flat or a gradient) to within this share of its colour spread ...
 PATTERN_OFF_LINE = 0.05  # ... and at most this share of its colour variance lies off one line (two-tone)
+HOLE_PATTERNS = 2  # cells filled with a plain pattern (not flat) weighed as the hole besides, at most
 LONE_HOLE = 1.5  # a cell whose best seam is this many times the median cell's meets no other (_lone_cell) ...
 LONE_HOLE_SPREAD = 0.6  # ... weighed as the hole too, if at most this spread (share) when a cell is far the flattest
 MIN_CELL_PX = 12  # pixels: cells smaller than this (or cut off by the image's edge) are not compared
@@ -2304,7 +2305,12 @@ def _hole_candidates(tiles: np.ndarray) -> list[int]:
     """The cells of ``tiles`` (as from :func:`npuzzle.render.jigsaw.tile_arrays`) that may be the hole, for the
     seams to decide among: the flattest cell if it is far the flattest, else the flattest few and the
     smoothest (:func:`_least_detailed`); and a cell that meets no other (:func:`_lone_cell`), however busy
-    when no cell is far the flattest. Fresh 59044 ("hard looks", a 6x6 whose hole is checked, as busy as a
+    when no cell is far the flattest; and up to :data:`HOLE_PATTERNS` cells filled with a plain pattern
+    (:func:`_plain_pattern`) though not flat. Fresh 60028 ("hard looks", a 4x4 whose hole is checked, 0.42
+    as spread as a tile and meeting pieces 1.19 times the median best seam): two flat sky pieces were far
+    the flattest, the checks not weighed, and the board came back with the home switched to the top-left, a
+    sky piece as the hole and the checks as a piece, wrong, with exit 0; with the checks as the hole the true
+    board fits 0.99 and 1.37 typical seams ahead. Fresh 59044 ("hard looks", a 6x6 whose hole is checked, as busy as a
     tile): the flattest cells were dark pieces of a uniform, none far the flattest, and the board came back
     with one of them as the hole and the checks laid as a piece, wrong, with exit 0; weighed as the hole, the
     checks fit 0.93 typical seams better. A hole that is far the flattest is not second-guessed by a busy cell
@@ -2326,7 +2332,10 @@ def _hole_candidates(tiles: np.ndarray) -> list[int]:
     lone = _lone_cell(tiles, spread, any_spread=not sure)
     if lone is not None and lone not in holes:  # a hole drawn with a pattern, not flat: let the seams decide
         holes.append(lone)
-    return holes
+    typical = float(np.median(spread))
+    patterned = [int(c) for c in flattest if spread[c] > HOLE_MAX_SPREAD * typical and c not in holes]
+    plain = [c for c in patterned if _plain_pattern(np.rint(tiles[c]).astype(np.uint8))]
+    return holes + plain[:HOLE_PATTERNS]
 
 
 def _dealt_assembly(
