@@ -1220,6 +1220,26 @@ def test_a_board_whose_hole_is_striped_is_read() -> None:
         assert reading.board == shot.board and reading.goal == shot.goal
 
 
+def test_a_checked_hole_beside_far_flatter_sky_is_weighed_as_the_hole() -> None:
+    """Fresh seed 60028 ("hard looks", a 4x4 whose hole is checked, 0.42 as spread as a tile): two flat sky
+    pieces were the flattest cells by far and the checks, meeting pieces about as well as a tile does, were not
+    weighed as the hole; refused with the home bottom-right, the board came back with it top-left, a sky
+    piece as the hole and the checks as a piece, wrong, with exit 0. The checks are a plain pattern, weighed
+    as the hole too: the true board, read right."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(60028, kind="picture", missing_bottom_right=True, looks="hard"))
+    found = Grid(Axis(79.0, 57.5, 54.5, 4), Axis(70.4, 55.2, 53.5, 4))  # the reader's grid
+    cells = vision._cells_of(np.asarray(shot.image.convert("RGB")), found)
+    hole = shot.board.blank_cell
+    tiles = jigsaw.tile_arrays(cells)
+    holes, spread = vision._hole_candidates(tiles), _colour_spreads(tiles)
+    sky = [int(c) for c in np.argsort(spread)[:2]]
+    assert hole not in sky and holes[:2] == sky and hole in holes
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_a_reading_only_a_hair_ahead_on_the_first_measure_is_not_vouched_for() -> None:
     """Fresh seed 59026 ("hard looks": a 4x4 with sunken bevels): both seam measures put three dark tiles of
     the uniform in a wrong 3-cycle first, 0.108 and 0.279 ahead, steady on every recut, and the board came
