@@ -2308,10 +2308,10 @@ def _hole_candidates(tiles: np.ndarray) -> list[int]:
     when no cell is far the flattest; and up to :data:`HOLE_PATTERNS` cells filled with a plain pattern
     (:func:`_plain_pattern`) though not flat. Fresh 60028 ("hard looks", a 4x4 whose hole is checked, 0.42
     as spread as a tile and meeting pieces 1.19 times the median best seam): two flat sky pieces (0.06 and
-    0.13) were the flattest by far, the checks not weighed, and the board came back with the home switched to the top-left, a
-    sky piece as the hole and the checks as a piece, wrong, with exit 0; with the checks as the hole the true
-    board fits 0.99 and 1.37 typical seams ahead. Fresh 59044 ("hard looks", a 6x6 whose hole is checked, as busy as a
-    tile): the flattest cells were dark pieces of a uniform, none far the flattest, and the board came back
+    0.13) were the flattest by far, the checks not weighed, and the board came back with the home switched
+    to the top-left, a sky piece as the hole and the checks as a piece, wrong, with exit 0; with the checks
+    as the hole the true board fits 0.99 and 1.37 typical seams ahead. Fresh 59044 ("hard looks", a 6x6
+    whose hole is checked, as busy as a tile): the flattest cells were dark pieces of a uniform, none far the flattest, and the board came back
     with one of them as the hole and the checks laid as a piece, wrong, with exit 0; weighed as the hole, the
     checks fit 0.93 typical seams better. A hole that is far the flattest is not second-guessed by a busy cell
     (fresh 59004, "game looks": a busy piece as the hole fitted 0.35 better than the true black hole)."""
@@ -2401,8 +2401,8 @@ def _plain_pattern(cell: np.ndarray) -> bool:
     within :data:`PATTERN_OFF_LINE` of their variance. A cell of a grid that takes in the board's frame (unseen
     seed 28073: frame, a flat piece and a face, 0.43 and 0.49) is neither; on the exact grids of dev "hard
     looks" seeds 59000-59199, 54 of the 56 patterned holes that are not flat enough for
-    :data:`HOLE_MAX_SPREAD` are plain (at most 0.12 and 0.05), and 2 of the 5,300 pieces are as well (in one
-    board's smooth sky) while spread as much."""
+    :data:`HOLE_MAX_SPREAD` are plain (at most 0.12 and 0.05), and 5 of their 4,289 pieces spread as much
+    are as well (on two boards, four of them in one board's smooth sky)."""
     import numpy as np
     from PIL import Image, ImageFilter
 
