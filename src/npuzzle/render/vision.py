@@ -2303,18 +2303,18 @@ def _assemblies_on(
 
 def _hole_candidates(tiles: np.ndarray) -> list[int]:
     """The cells of ``tiles`` (as from :func:`npuzzle.render.jigsaw.tile_arrays`) that may be the hole, for the
-    seams to decide among: the flattest cell if it is far the flattest, else the flattest few and the
-    smoothest (:func:`_least_detailed`); and a cell that meets no other (:func:`_lone_cell`), however busy
-    when no cell is far the flattest; and up to :data:`HOLE_PATTERNS` cells filled with a plain pattern
-    (:func:`_plain_pattern`) though not flat. Fresh 60028 ("hard looks", a 4x4 whose hole is checked, 0.42
-    as spread as a tile and meeting pieces 1.19 times the median best seam): two flat sky pieces (0.06 and
-    0.13) were the flattest by far, the checks not weighed, and the board came back with the home switched
-    to the top-left, a sky piece as the hole and the checks as a piece, wrong, with exit 0; with the checks
-    as the hole the true board fits 0.99 and 1.37 typical seams ahead. Fresh 59044 ("hard looks", a 6x6
-    whose hole is checked, as busy as a tile): the flattest cells were dark pieces of a uniform, none far the flattest, and the board came back
-    with one of them as the hole and the checks laid as a piece, wrong, with exit 0; weighed as the hole, the
-    checks fit 0.93 typical seams better. A hole that is far the flattest is not second-guessed by a busy cell
-    (fresh 59004, "game looks": a busy piece as the hole fitted 0.35 better than the true black hole)."""
+    seams to decide among: the flattest cell if it is far the flattest, else the flattest few and the smoothest
+    (:func:`_least_detailed`); and a cell that meets no other (:func:`_lone_cell`), however busy when no cell is
+    far the flattest; and up to :data:`HOLE_PATTERNS` cells filled with a plain pattern (:func:`_plain_pattern`)
+    though not flat. Fresh 60028 ("hard looks", a 4x4 whose hole is checked, 0.42 as spread as a tile and meeting
+    pieces 1.19 times the median best seam): two flat sky pieces (0.06 and 0.13) were the flattest by far, the
+    checks not weighed, and the board came back with the home switched to the top-left, a sky piece as the hole and
+    the checks as a piece, wrong, with exit 0; with the checks as the hole the true board fits 0.99 and 1.37
+    typical seams ahead. Fresh 59044 ("hard looks", a 6x6 whose hole is checked, as busy as a tile): the flattest
+    cells were dark pieces of a uniform, none far the flattest, and the board came back with one of them as the
+    hole and the checks laid as a piece, wrong, with exit 0; weighed as the hole, the checks fit 0.93 typical seams
+    better. A hole that is far the flattest is not second-guessed by a busy cell (fresh 59004, "game looks": a busy
+    piece as the hole fitted 0.35 better than the true black hole)."""
     import numpy as np
 
     spread = _colour_spreads(tiles)
