@@ -1222,7 +1222,7 @@ def test_a_board_whose_hole_is_striped_is_read() -> None:
 
 def test_a_checked_hole_beside_far_flatter_sky_is_weighed_as_the_hole() -> None:
     """Fresh seed 60028 ("hard looks", a 4x4 whose hole is checked, 0.42 as spread as a tile): two flat sky
-    pieces were the flattest cells by far and the checks, meeting pieces about as well as a tile does, were not
+    pieces were the flattest cells (neither far the flattest) and the checks, meeting pieces about as well as a tile does, were not
     weighed as the hole; refused with the home bottom-right, the board came back with it top-left, a sky
     piece as the hole and the checks as a piece, wrong, with exit 0. The checks are a plain pattern, weighed
     as the hole too: the true board, read right."""

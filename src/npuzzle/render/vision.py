@@ -1815,7 +1815,8 @@ HOLE_CANDIDATES = 6
 HOLE_MAX_SPREAD = 0.3  # the hole's colour spread is at most this share of the other cells' (median) ...
 PATTERN_BLUR = 6  # ... unless, blurred over 1/this of its side (stripes and checks dissolved), the hole ...
 PATTERN_LEFT = 0.12  # ... is a plane (flat or a gradient) to within this share of its colour spread ...
-PATTERN_OFF_LINE = 0.05  # ... and at most this share of its colour variance lies off one line (two-tone)
+PATTERN_OFF_LINE = 0.05  # ... and at most this share of its colour variance lies off one line (two-tone) ...
+PATTERN_TAIL = 0.25  # ... and at most this share along it from pixels 3 deviations out (stars on a dark sky)
 HOLE_PATTERNS = 2  # cells filled with a plain pattern (not flat) weighed as the hole besides, at most
 LONE_HOLE = 1.5  # a cell whose best seam is this many times the median cell's meets no other (_lone_cell) ...
 LONE_HOLE_SPREAD = 0.6  # ... weighed as the hole too, if at most this spread (share) when a cell is far the flattest
@@ -2305,16 +2306,17 @@ def _hole_candidates(tiles: np.ndarray) -> list[int]:
     """The cells of ``tiles`` (as from :func:`npuzzle.render.jigsaw.tile_arrays`) that may be the hole, for the
     seams to decide among: the flattest cell if it is far the flattest, else the flattest few and the smoothest
     (:func:`_least_detailed`); and a cell that meets no other (:func:`_lone_cell`), however busy when no cell is
-    far the flattest; and up to :data:`HOLE_PATTERNS` cells filled with a plain pattern (:func:`_plain_pattern`)
-    though not flat. Fresh 60028 ("hard looks", a 4x4 whose hole is checked, 0.42 as spread as a tile and meeting
-    pieces 1.19 times the median best seam): two flat sky pieces (0.06 and 0.13) were the flattest by far, the
-    checks not weighed, and the board came back with the home switched to the top-left, a sky piece as the hole and
-    the checks as a piece, wrong, with exit 0; with the checks as the hole the true board fits 0.99 and 1.37
-    typical seams ahead. Fresh 59044 ("hard looks", a 6x6 whose hole is checked, as busy as a tile): the flattest
-    cells were dark pieces of a uniform, none far the flattest, and the board came back with one of them as the
-    hole and the checks laid as a piece, wrong, with exit 0; weighed as the hole, the checks fit 0.93 typical seams
-    better. A hole that is far the flattest is not second-guessed by a busy cell (fresh 59004, "game looks": a busy
-    piece as the hole fitted 0.35 better than the true black hole)."""
+    far the flattest, and then up to :data:`HOLE_PATTERNS` cells filled with a plain pattern
+    (:func:`_plain_pattern`) though not flat. Fresh 60028 ("hard looks", a 4x4 whose hole is checked, 0.42 as
+    spread as a tile and meeting pieces 1.19 times the median best seam): two flat sky pieces (0.06 and 0.13) were
+    the flattest cells, neither far the flattest, the checks not weighed, and the board came back with the home
+    switched to the top-left, a sky piece as the hole and the checks as a piece, wrong, with exit 0; with the
+    checks as the hole the true board fits 0.99 and 1.37 typical seams ahead. Fresh 59044 ("hard looks", a 6x6
+    whose hole is checked, as busy as a tile): the flattest cells were dark pieces of a uniform, none far the
+    flattest, and the board came back with one of them as the hole and the checks laid as a piece, wrong, with exit
+    0; weighed as the hole, the checks fit 0.93 typical seams better. A hole that is far the flattest is not
+    second-guessed by a busy cell (fresh 59004, "game looks": a busy piece as the hole fitted 0.35 better than the
+    true black hole)."""
     import numpy as np
 
     spread = _colour_spreads(tiles)
@@ -2332,6 +2334,8 @@ def _hole_candidates(tiles: np.ndarray) -> list[int]:
     lone = _lone_cell(tiles, spread, any_spread=not sure)
     if lone is not None and lone not in holes:  # a hole drawn with a pattern, not flat: let the seams decide
         holes.append(lone)
+    if sure:
+        return holes
     typical = float(np.median(spread))
     patterned = [int(c) for c in flattest if spread[c] > HOLE_MAX_SPREAD * typical and c not in holes]
     plain = [c for c in patterned if _plain_pattern(np.rint(tiles[c]).astype(np.uint8))]
@@ -2398,7 +2402,9 @@ def _plain_pattern(cell: np.ndarray) -> bool:
     """Whether ``cell`` (RGB pixels) is filled with a plain pattern, as games fill a hole: stripes, checks or
     a gradient between two colours. Inside a 2 px rim, blurred over 1/:data:`PATTERN_BLUR` of its side, it is
     a plane to within :data:`PATTERN_LEFT` of its colour spread, and its colours lie on one line in RGB to
-    within :data:`PATTERN_OFF_LINE` of their variance. A cell of a grid that takes in the board's frame (unseen
+    within :data:`PATTERN_OFF_LINE` of their variance, spread along it evenly rather than by a few outliers
+    (:data:`PATTERN_TAIL`: the stars of a dark starfield's pieces, 0.69-0.84 of their variance 3 deviations
+    out, where the patterned holes below have at most 0.09). A cell of a grid that takes in the board's frame (unseen
     seed 28073: frame, a flat piece and a face, 0.43 and 0.49) is neither; on the exact grids of dev "hard
     looks" seeds 59000-59199, 54 of the 56 patterned holes that are not flat enough for
     :data:`HOLE_MAX_SPREAD` are plain (at most 0.12 and 0.05), and 5 of their 4,289 pieces spread as much
@@ -2416,6 +2422,10 @@ def _plain_pattern(cell: np.ndarray) -> bool:
     if total <= 0:
         return True
     if float(variances[:2].sum()) > PATTERN_OFF_LINE * total:
+        return False
+    along = (colours - colours.mean(axis=0)) @ np.linalg.eigh(np.cov(colours.T))[1][:, -1]
+    deviations = (along / max(1e-9, float(along.std()))) ** 2
+    if float(deviations[deviations > 9].sum()) > PATTERN_TAIL * float(deviations.sum()):
         return False
     radius = max(2.0, min(height, width) / PATTERN_BLUR)
     blurred = np.asarray(Image.fromarray(inner).filter(ImageFilter.GaussianBlur(radius)), dtype=np.float64)
