@@ -2407,8 +2407,8 @@ def _plain_pattern(cell: np.ndarray) -> bool:
     out, where the patterned holes below have at most 0.09). A cell of a grid that takes in the board's frame (unseen
     seed 28073: frame, a flat piece and a face, 0.43 and 0.49) is neither; on the exact grids of dev "hard
     looks" seeds 59000-59199, 54 of the 56 patterned holes that are not flat enough for
-    :data:`HOLE_MAX_SPREAD` are plain (at most 0.12 and 0.05), and 5 of their 4,289 pieces spread as much
-    are as well (on two boards, four of them in one board's smooth sky)."""
+    :data:`HOLE_MAX_SPREAD` are plain (at most 0.12 and 0.05), and none of their 4,289 pieces spread as much
+    (5 were, on two boards, before the tail was weighed)."""
     import numpy as np
     from PIL import Image, ImageFilter
 
