@@ -2399,16 +2399,16 @@ def _lone_cell(tiles: np.ndarray, spread: np.ndarray, any_spread: bool = False) 
 
 
 def _plain_pattern(cell: np.ndarray) -> bool:
-    """Whether ``cell`` (RGB pixels) is filled with a plain pattern, as games fill a hole: stripes, checks or
-    a gradient between two colours. Inside a 2 px rim, blurred over 1/:data:`PATTERN_BLUR` of its side, it is
-    a plane to within :data:`PATTERN_LEFT` of its colour spread, and its colours lie on one line in RGB to
-    within :data:`PATTERN_OFF_LINE` of their variance, spread along it evenly rather than by a few outliers
-    (:data:`PATTERN_TAIL`: the stars of a dark starfield's pieces, 0.69-0.84 of their variance 3 deviations
-    out, where the patterned holes below have at most 0.09). A cell of a grid that takes in the board's frame (unseen
-    seed 28073: frame, a flat piece and a face, 0.43 and 0.49) is neither; on the exact grids of dev "hard
-    looks" seeds 59000-59199, 54 of the 56 patterned holes that are not flat enough for
-    :data:`HOLE_MAX_SPREAD` are plain (at most 0.12 and 0.05), and none of their 4,289 pieces spread as much
-    (5 were, on two boards, before the tail was weighed)."""
+    """Whether ``cell`` (RGB pixels) is filled with a plain pattern, as games fill a hole: stripes, checks or a
+    gradient between two colours. Inside a 2 px rim, blurred over 1/:data:`PATTERN_BLUR` of its side, it is a plane
+    to within :data:`PATTERN_LEFT` of its colour spread, and its colours lie on one line in RGB to within
+    :data:`PATTERN_OFF_LINE` of their variance, spread along it evenly rather than by a few outliers
+    (:data:`PATTERN_TAIL`: the stars of a dark starfield's pieces, 0.69-0.84 of their variance 3 deviations out,
+    where the patterned holes below have at most 0.09). A cell of a grid that takes in the board's frame (unseen
+    seed 28073: frame, a flat piece and a face, 0.43 and 0.49) is neither; on the exact grids of dev "hard looks"
+    seeds 59000-59199, 54 of the 56 patterned holes that are not flat enough for :data:`HOLE_MAX_SPREAD` are plain
+    (at most 0.12 and 0.05), and none of their 4,289 pieces spread as much (5 were, on two boards, before the tail
+    was weighed)."""
     import numpy as np
     from PIL import Image, ImageFilter
 
