@@ -2417,13 +2417,13 @@ def _plain_pattern(cell: np.ndarray) -> bool:
     if min(height, width) < MIN_CELL_PX:
         return False
     colours = inner.reshape(-1, 3).astype(np.float64)
-    variances = np.linalg.eigvalsh(np.cov(colours.T))  # ascending
+    variances, axes = np.linalg.eigh(np.cov(colours.T))  # ascending
     total = float(variances.sum())
     if total <= 0:
         return True
     if float(variances[:2].sum()) > PATTERN_OFF_LINE * total:
         return False
-    along = (colours - colours.mean(axis=0)) @ np.linalg.eigh(np.cov(colours.T))[1][:, -1]
+    along = (colours - colours.mean(axis=0)) @ axes[:, -1]
     deviations = (along / max(1e-9, float(along.std()))) ** 2
     if float(deviations[deviations > 9].sum()) > PATTERN_TAIL * float(deviations.sum()):
         return False
