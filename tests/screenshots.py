@@ -153,6 +153,7 @@ class Shot:
     box: tuple[int, int, int, int]  # the board's tile area in the final image: x, y, width, height
     style: Style
     preview: tuple[int, int, int, int] | None = None  # the finished picture's box beside the board, if shown
+    cells: tuple[tuple[float, float, float, float], ...] = ()  # every cell's (x0, y0, x1, y1) in the final image
 
 
 def _colour(rng: random.Random, low: int = 0, high: int = 255) -> tuple[int, int, int]:
@@ -576,7 +577,8 @@ def game_screenshot(style: Style) -> Shot:
         image = Image.open(buffer).convert("RGB")
     # labels: numbered tiles show their number, which is their home cell + 1 in the classic goal
     preview = None if preview_box is None else tuple(round(v * s) for v in preview_box)
-    return Shot(image, board, goal, reference, box, style, preview)  # type: ignore[arg-type]
+    cells = tuple((x * s, y * s, (x + t) * s, (y + t) * s) for x, y in corners)
+    return Shot(image, board, goal, reference, box, style, preview, cells)  # type: ignore[arg-type]
 
 
 __all__ = [
