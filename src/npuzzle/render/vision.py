@@ -1931,7 +1931,7 @@ def _read_picture_on(
     memo: _PictureMemo, grid: Grid, hole_home: int | str | None, strict: bool, size_given: bool
 ) -> ScreenshotReading:
     """:func:`_read_picture` before its last check: the first sure reading of the grids it tries."""
-    from .locate import content_grid, gaps_alike, refine_grid, square_grids
+    from .locate import content_grid, gaps_alike, refine_grid, snapped_grid, square_grids
 
     image = memo.image
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
@@ -1939,7 +1939,7 @@ def _read_picture_on(
     refined = refine_grid(image, grid)  # tiles are compared at their very edges: refined to the pixel first
     if not size_given:  # refined, a grid can show tiles beyond it that its rough lines hid (dev seed 28)
         refined = _grown_while_tiles_go_on(memo, refined, refine=True)
-    refined = content_grid(image, refined)  # a shadowed gap taken into the tiles left out
+    refined = content_grid(image, snapped_grid(image, refined))  # uneven gaps followed; a shadowed gap left out
     refused: PictureReassemblyError | None = None
     try:
         reading = _reassembled_on(memo, refined, hole_home, strict, size_given)
