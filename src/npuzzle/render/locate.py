@@ -767,8 +767,8 @@ def refine_grid(image: PILImage.Image, grid: Grid, any_gap: bool = False, capped
 
 SNAP_SHARE = 0.08  # a row or column of tiles moves on its own from the even grid by up to this share of the pitch, ...
 SNAP_PX = 6.0  # ... this many pixels and the gap
-SNAP_MIN = 1.0  # pixels: a tile moved less than this stays on the even grid ...
 SNAP_MIN_GAP = 3.0  # pixels: tiles closer than this stay on the even grid
+SNAP_MIN = 1.0  # pixels: a tile moved less than this stays on the even grid ...
 SNAP_GAIN = 0.25  # ... and so does one whose sides fit the others' less than this share of a typical misfit better
 SNAP_WINDOW = 6  # pixels each way of a side whose steps are matched
 SNAP_ROUNDS = 2  # times the shared sides are taken again from where the tiles landed
