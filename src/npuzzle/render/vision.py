@@ -448,9 +448,7 @@ def _hole_is_empty(image: PILImage.Image, reading: ScreenshotReading) -> bool:
     hole = reading.board.tiles.index(0)
     if flatness[hole] <= HOLE_MAX_SPREAD * float(np.median(np.delete(flatness, hole))):
         return True
-    x0, y0, x1, y1 = grid.cell_boxes()[hole]
-    cell = np.asarray(image.convert("RGB").crop((round(x0), round(y0), round(x1), round(y1))))
-    return _plain_pattern(cell)
+    return _plain_pattern(_cells_of(np.asarray(image.convert("RGB")), grid)[hole])
 
 
 def _mean_match(image: PILImage.Image, grid: Grid, ref: np.ndarray, blank_cell: int | None) -> float:
