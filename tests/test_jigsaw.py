@@ -178,6 +178,48 @@ def _patterned(cell: np.ndarray, pattern: str) -> np.ndarray:
     return np.stack([shade * 0.3, shade, shade * 0.4], axis=-1).astype(np.uint8)
 
 
+def _shaded_tile(tile: np.ndarray, strength: float) -> np.ndarray:
+    """``tile`` shown darker as a whole (``strength`` < 0: times 1 + strength) or lighter (that share of the
+    way to white), as games show the tile under the pointer or a selected one."""
+    if strength < 0:
+        return (tile * (1 + strength)).round().astype(np.float32)
+    return (tile + (255 - tile) * strength).round().astype(np.float32)
+
+
+@pytest.mark.parametrize("strength", [-0.3, -0.2, 0.2, 0.3])
+def test_a_tile_shown_darker_or_lighter_as_a_whole_is_put_back(photo_4x4: Shot, strength: float) -> None:
+    """``_unshaded``: an inner tile shaded as a whole is put back close to its true colours before seams
+    are weighed, every other tile is left exactly as it was, and tiles nobody shaded are all left alone."""
+    pieces = jigsaw.tile_arrays([cell for cell, home in zip(_true_cells(photo_4x4), _truth(photo_4x4), strict=True) if home >= 0])
+    assert np.array_equal(jigsaw._unshaded(pieces), pieces)
+    homes = [home for home in _truth(photo_4x4) if home >= 0]
+    for home in (5, 6):  # two inner tiles, which meet four neighbours
+        k = homes.index(home)
+        shaded = pieces.copy()
+        shaded[k] = _shaded_tile(pieces[k], strength)
+        back = jigsaw._unshaded(shaded)
+        assert np.array_equal(np.delete(back, k, axis=0), np.delete(shaded, k, axis=0))
+        assert np.abs(back[k] - pieces[k]).mean() < 0.3 * np.abs(shaded[k] - pieces[k]).mean()
+        # among a few pieces a tile's best matches say too little: none is put back
+        few = np.concatenate([shaded[k : k + 1], np.delete(shaded, k, axis=0)[: jigsaw.SHADE_MIN_PIECES - 2]])
+        assert jigsaw._shades(few) == {}
+
+
+@pytest.mark.parametrize("pattern", ["stripes", "checks"])
+def test_a_patterned_cell_among_the_pieces_is_not_taken_for_a_shaded_tile(photo_4x4: Shot, pattern: str) -> None:
+    """A cell foreign to the picture (a patterned hole, weighed as a piece when the reader tries another
+    home for the hole) may fit better darkened or lightened, but its neighbours do not take it as their best
+    match in turn: ``_unshaded`` leaves it, so that it stays as foreign as it is."""
+    cells = _true_cells(photo_4x4)
+    hole = photo_4x4.board.blank_cell
+    cells[hole] = _patterned(cells[hole], pattern)
+    tiles = jigsaw.tile_arrays(cells)
+    for strength in (0.0, -0.25, 0.25):
+        shaded = tiles.copy()
+        shaded[hole] = _shaded_tile(tiles[hole], strength) if strength else tiles[hole]
+        assert np.array_equal(jigsaw._unshaded(shaded)[hole], shaded[hole])
+
+
 @pytest.mark.parametrize("pattern", ["gradient", "checks"])
 def test_a_cell_foreign_to_the_picture_meets_no_tile(photo_4x4: Shot, pattern: str) -> None:
     """best_seams: each tile's best seam with any other, on any side, in typical seams (checked against the

@@ -22,6 +22,11 @@ Method
     is found are weighed exactly as before. Then the tiles' colours are weighed as brightness and two colour
     differences (:func:`_opponent`), not as red, green and blue: what a decoration leaves behind after
     undoing is mostly brightness, which RGB counts three times over.
+    *Shaded tiles* (:func:`_shades`). A game may show one or two tiles lighter or darker as a whole (under
+    the pointer, selected). Such a tile meets every neighbour with a step and fits nowhere well; undone by
+    the right strength its best matches on most sides get much cheaper and take it as their best match in
+    turn, which an unshaded tile's, already meeting its neighbours, do not. Such tiles are put back before
+    any decoration is estimated and the seams are weighed.
     *Placement* (:func:`assemble`). The board's size is known, so every cell but the hole's home takes one
     tile. Boards of up to :data:`EXHAUSTIVE_PIECES` pieces (3×3, 2×4) weigh every arrangement. Larger ones
     run a beam search that fills the cells in raster order (and in the three mirrored orders), each partial
@@ -139,18 +144,8 @@ def _side_costs(a_side: np.ndarray, b_side: np.ndarray, gradient: bool = False) 
     out = np.full((n, n), np.inf)
     gradient_scale = None
     for da in (0, DEEPER):
-        last, inner_a = a_side[:, :, -1 - da], a_side[:, :, -3 - da]
-        pred_a = last + (last - inner_a) / 2 * (1 + da)  # the gradient continued to the seam
         for db in (0, DEEPER):
-            first, inner_b = b_side[:, :, db], b_side[:, :, 2 + db]
-            pred_b = first + (first - inner_b) / 2 * (1 + db)
-            cost = np.empty((n, n))
-            for i in range(n):
-                diff = np.abs(pred_a[i][None] - pred_b)  # (n, rows, 3)
-                step = np.abs(last[i][None] - first)
-                cost[i] = (
-                    np.sqrt(diff.sum(axis=2)).mean(axis=1) + np.sqrt(step.sum(axis=2)).mean(axis=1)
-                ) / 2
+            cost = _predicted_costs(a_side, b_side, da, db)
             if gradient:
                 gradients = _gradient_costs(a_side[:, :, -2 - da : a_side.shape[2] - da], b_side[:, :, db:])
                 if gradient_scale is None:  # both measures in units of their typical seam, fixed once
@@ -160,6 +155,31 @@ def _side_costs(a_side: np.ndarray, b_side: np.ndarray, gradient: bool = False) 
             out = np.minimum(out, cost)
     np.fill_diagonal(out, FORBIDDEN)
     return out
+
+
+def _predicted_costs(a_side: np.ndarray, b_side: np.ndarray, da: int, db: int) -> np.ndarray:
+    """``(m, k)``: :func:`_side_costs`' prediction-based measure of each of ``a_side``'s ``m`` right sides,
+    read ``da`` pixels in, against each of ``b_side``'s ``k`` left sides read ``db`` pixels in."""
+    last, inner_a = a_side[:, :, -1 - da], a_side[:, :, -3 - da]
+    pred_a = last + (last - inner_a) / 2 * (1 + da)  # the gradient continued to the seam
+    first, inner_b = b_side[:, :, db], b_side[:, :, 2 + db]
+    pred_b = first + (first - inner_b) / 2 * (1 + db)
+    if a_side.shape[0] > b_side.shape[0]:  # one side against all the others: the loop runs over the fewer
+        return _predicted_costs_of(pred_b, first, pred_a, last).T
+    return _predicted_costs_of(pred_a, last, pred_b, first)
+
+
+def _predicted_costs_of(pred_a: np.ndarray, last: np.ndarray, pred_b: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """``(m, k)``: :func:`_predicted_costs` from the sides' predictions and edge colours (``(m or k, rows, 3)``;
+    the measure is symmetric in its two sides)."""
+    import numpy as np
+
+    cost = np.empty((pred_a.shape[0], pred_b.shape[0]))
+    for i in range(pred_a.shape[0]):
+        diff = np.abs(pred_a[i][None] - pred_b)  # (k, rows, 3)
+        step = np.abs(last[i][None] - first)
+        cost[i] = (np.sqrt(diff.sum(axis=2)).mean(axis=1) + np.sqrt(step.sum(axis=2)).mean(axis=1)) / 2
+    return cost
 
 
 GRADIENT_PRIOR = 4.0  # (0..255)^2: added to each side's gradient variances (flat sides, JPEG noise)
@@ -228,16 +248,121 @@ def _lr_costs(tiles: np.ndarray, gradient: bool, along: int) -> np.ndarray:
 def decorated_seam_costs(tiles: np.ndarray, gradient: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """:func:`seam_costs` of ``tiles`` (the hole left out) with the decoration a game draws on every tile
     undone first (:mod:`npuzzle.render.shading`: bevels, lines, rounded corners), the left/right seams on
-    tiles whose hidden positions are filled along the rows, the top/bottom ones along the columns. Tiles with
-    no decoration found get exactly :func:`seam_costs`."""
+    tiles whose hidden positions are filled along the rows, the top/bottom ones along the columns. Any tile
+    the game shows darker or lighter as a whole is put back first (:func:`_shades`: a shaded tile's
+    decoration is shaded too, and then differs from every other tile's). Tiles with no decoration and no
+    such shade found get exactly :func:`seam_costs`."""
     from .shading import estimate, undo
 
+    tiles = _unshaded(tiles)
     shading = estimate(tiles)
     if shading.plain:
         return seam_costs(_opponent(tiles), gradient)
     rows, columns = undo(tiles, shading)
     return (_lr_costs(_opponent(rows), gradient, ALONG),
             _lr_costs(_opponent(columns).transpose(0, 2, 1, 3), gradient, ALONG))  # fmt: skip
+
+
+SHADE_STRENGTHS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)  # whole tiles shown darker (times 1 - s) or lighter
+# (s of the way to white): a tile under the pointer or selected, as games show one
+SHADED_FIT = 0.8  # a tile is taken as shaded when, undone, its best matches cost this share of before or less ...
+SHADED_SIDES = 3  # ... and at least this many of its four sides' best matches are cheaper
+SHADED_MUTUAL = 2  # ... and at least this many of those best matches then have it as their best match too
+SHADE_MIN_PIECES = 12  # among fewer pieces a look-alike is too often a tile's best match on most sides by chance
+SHADE_CANDIDATES = 4  # tiles tried: those fitting worst, ...
+SHADE_SUSPECT = 1.1  # ... their best matches costing this many times the median tile's or more
+SHADE_ROWS = 3  # every this many rows along a seam read to weigh a shade
+
+
+def _shade_versions(tile: np.ndarray) -> np.ndarray:
+    """``(1 + 2 · len(SHADE_STRENGTHS), side, side, 3)``: ``tile`` as it is, then with each darkening and
+    each lightening of :data:`SHADE_STRENGTHS` undone."""
+    import numpy as np
+
+    strengths = np.asarray(SHADE_STRENGTHS, dtype=np.float32)[:, None, None, None]
+    darker = np.clip(tile[None] / (1 - strengths), 0, 255)
+    lighter = np.clip(255 - (255 - tile[None]) / (1 - strengths), 0, 255)
+    return np.concatenate([tile[None], darker, lighter]).astype(np.float32)  # type: ignore[no-any-return]
+
+
+def _shade_sides(tiles: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``tiles``' (RGB) right, left, bottom and top sides as :func:`seam_costs` weighs them (in
+    :func:`_opponent` colours, smoothed :data:`ALONG` along the seam), every :data:`SHADE_ROWS` th row along
+    it: enough to see a whole tile's shade, which changes every row alike."""
+    tiles = _opponent(tiles)
+    columns = tiles.transpose(0, 2, 1, 3)
+    return tuple(_along(part, ALONG)[:, ::SHADE_ROWS]
+                 for part in (tiles[:, :, -EDGE_DEPTH:], tiles[:, :, :EDGE_DEPTH],
+                              columns[:, :, -EDGE_DEPTH:], columns[:, :, :EDGE_DEPTH]))  # fmt: skip
+
+
+def _matches(a_side: np.ndarray, b_side: np.ndarray) -> np.ndarray:
+    """``(m, k)``: :func:`_predicted_costs` of each right side in ``a_side`` against each left side in
+    ``b_side``, the best of the pairings :func:`_side_costs` reads."""
+    import numpy as np
+
+    return np.minimum.reduce([_predicted_costs(a_side, b_side, da, db) for da in (0, DEEPER) for db in (0, DEEPER)])  # type: ignore[no-any-return]
+
+
+def _unshaded(tiles: np.ndarray) -> np.ndarray:
+    """``tiles`` with the shades :func:`_shades` finds undone."""
+    return _with_shades(tiles, _shades(tiles))
+
+
+def _with_shades(tiles: np.ndarray, shades: dict[int, int]) -> np.ndarray:
+    """``tiles`` with each tile ``t`` of ``shades`` replaced by its version ``shades[t]`` of
+    :func:`_shade_versions`."""
+    if not shades:
+        return tiles
+    out = tiles.copy()
+    for t, version in shades.items():
+        out[t] = _shade_versions(tiles[t])[version]
+    return out
+
+
+def _shades(tiles: np.ndarray) -> dict[int, int]:
+    """The tiles of ``tiles`` (RGB, the hole left out) the game shows darker or lighter as a whole, each
+    with the version of :func:`_shade_versions` that puts it back:
+    a shaded tile meets its true neighbours with a step all round, so it fits badly everywhere; undone by
+    the right strength (:data:`SHADE_STRENGTHS`) its best matches get much cheaper on most sides
+    (:data:`SHADED_FIT`, :data:`SHADED_SIDES`), while an unshaded tile's, already meeting its neighbours,
+    do not. A cell foreign to the picture (a patterned hole taken for a piece) may fit better darkened too,
+    but not as its neighbours' best match in turn (:data:`SHADED_MUTUAL`), as the shaded piece does. Only
+    the :data:`SHADE_CANDIDATES` tiles whose best matches cost most, and :data:`SHADE_SUSPECT` times the
+    median tile's, are tried."""
+    import numpy as np
+
+    n = len(tiles)
+    if n < SHADE_MIN_PIECES:
+        return {}
+    right, left, bottom, top = _shade_sides(tiles)
+    lr, tb = _matches(right, left), _matches(bottom, top)
+    np.fill_diagonal(lr, np.inf)
+    np.fill_diagonal(tb, np.inf)
+    as_is = np.stack([lr.min(axis=1), lr.min(axis=0), tb.min(axis=1), tb.min(axis=0)], axis=1)
+    totals = as_is.sum(axis=1)
+    worst = [int(t) for t in np.argsort(-totals)[:SHADE_CANDIDATES] if totals[t] > SHADE_SUSPECT * np.median(totals)]
+    found = {}
+    for t in worst:
+        mine = _shade_sides(_shade_versions(tiles[t])[1:])
+        others = np.nonzero(np.arange(n) != t)[0]
+        matches = [_matches(mine[0], left[others]), _matches(right[others], mine[1]).T,
+                   _matches(mine[2], top[others]), _matches(bottom[others], mine[3]).T]  # fmt: skip
+        costs = np.stack([side.min(axis=1) for side in matches], axis=1)  # (versions, 4)
+        best = int(np.argmin(costs.sum(axis=1)))
+        if costs[best].sum() > SHADED_FIT * totals[t] or int((costs[best] < as_is[t]).sum()) < SHADED_SIDES:
+            continue
+        # each side's best match, seen from that tile's facing side: is the undone tile its best match too?
+        mutual = 0
+        facings = (lr[:, others].T, lr[others], tb[:, others].T, tb[others])
+        for side, facing in zip(matches, facings, strict=True):
+            partner = int(np.argmin(side[best]))
+            seen = facing[partner].copy()
+            seen[t] = side[best, partner]
+            mutual += int(np.argmin(seen)) == t
+        if mutual >= SHADED_MUTUAL:
+            found[t] = 1 + best
+    return found
 
 
 def _opponent(tiles: np.ndarray) -> np.ndarray:
