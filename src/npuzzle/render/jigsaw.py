@@ -327,7 +327,10 @@ def _shades(tiles: np.ndarray) -> dict[int, int]:
     the right strength (:data:`SHADE_STRENGTHS`) its best matches get much cheaper on most sides
     (:data:`SHADED_FIT`, :data:`SHADED_SIDES`), while an unshaded tile's, already meeting its neighbours,
     do not. A cell foreign to the picture (a patterned hole taken for a piece) may fit better darkened too,
-    but not as its neighbours' best match in turn (:data:`SHADED_MUTUAL`), as the shaded piece does. Only
+    but not as its neighbours' best match in turn (:data:`SHADED_MUTUAL`), as the shaded piece does; and
+    such a cell (a flat colour darkened towards a dark part of the picture) fits better the more it is
+    changed, where a shaded piece has one strength that puts it back: a tile that fits best at the
+    strongest shade tried is left as it is. Only
     the :data:`SHADE_CANDIDATES` tiles whose best matches cost most, and :data:`SHADE_SUSPECT` times the
     median tile's, are tried."""
     import numpy as np
@@ -350,6 +353,8 @@ def _shades(tiles: np.ndarray) -> dict[int, int]:
                    _matches(mine[2], top[others]), _matches(bottom[others], mine[3]).T]  # fmt: skip
         costs = np.stack([side.min(axis=1) for side in matches], axis=1)  # (versions, 4)
         best = int(np.argmin(costs.sum(axis=1)))
+        if best % len(SHADE_STRENGTHS) == len(SHADE_STRENGTHS) - 1:  # the strongest shade tried: see above
+            continue
         if costs[best].sum() > SHADED_FIT * totals[t] or int((costs[best] < as_is[t]).sum()) < SHADED_SIDES:
             continue
         # each side's best match, seen from that tile's facing side: is the undone tile its best match too?
