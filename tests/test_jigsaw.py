@@ -205,14 +205,18 @@ def test_a_tile_shown_darker_or_lighter_as_a_whole_is_put_back(photo_4x4: Shot, 
         assert jigsaw._shades(few) == {}
 
 
-@pytest.mark.parametrize("pattern", ["stripes", "checks"])
+@pytest.mark.parametrize("pattern", ["stripes", "checks", "light", "dark"])
 def test_a_patterned_cell_among_the_pieces_is_not_taken_for_a_shaded_tile(photo_4x4: Shot, pattern: str) -> None:
-    """A cell foreign to the picture (a patterned hole, weighed as a piece when the reader tries another
-    home for the hole) may fit better darkened or lightened, but its neighbours do not take it as their best
-    match in turn: ``_unshaded`` leaves it, so that it stays as foreign as it is."""
+    """A cell foreign to the picture (a patterned or coloured hole, weighed as a piece when the reader tries
+    another home for the hole) may fit better darkened or lightened, but its neighbours do not take it as
+    their best match in turn, or it fits best at the strongest shade tried: ``_unshaded`` leaves it, so that
+    it stays as foreign as it is."""
     cells = _true_cells(photo_4x4)
     hole = photo_4x4.board.blank_cell
-    cells[hole] = _patterned(cells[hole], pattern)
+    if pattern in ("light", "dark"):
+        cells[hole] = np.full_like(cells[hole], 230 if pattern == "light" else 40)
+    else:
+        cells[hole] = _patterned(cells[hole], pattern)
     tiles = jigsaw.tile_arrays(cells)
     for strength in (0.0, -0.25, 0.25):
         shaded = tiles.copy()
