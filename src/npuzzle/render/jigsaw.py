@@ -175,13 +175,15 @@ def _predicted_costs_of(pred_a: np.ndarray, last: np.ndarray, pred_b: np.ndarray
     import numpy as np
 
     cost = np.empty((pred_a.shape[0], pred_b.shape[0]))
-    for i in range(pred_a.shape[0]):
-        diff = np.abs(pred_a[i][None] - pred_b)  # (k, rows, 3)
-        step = np.abs(last[i][None] - first)
-        cost[i] = (np.sqrt(diff.sum(axis=2)).mean(axis=1) + np.sqrt(step.sum(axis=2)).mean(axis=1)) / 2
+    chunk = max(1, PAIR_ROWS // max(1, pred_b.shape[0] * pred_b.shape[1]))  # sides of a weighed at once
+    for i in range(0, pred_a.shape[0], chunk):
+        diff = np.abs(pred_a[i : i + chunk, None] - pred_b[None])  # (chunk, k, rows, 3)
+        step = np.abs(last[i : i + chunk, None] - first[None])
+        cost[i : i + chunk] = (np.sqrt(diff.sum(axis=3)).mean(axis=2) + np.sqrt(step.sum(axis=3)).mean(axis=2)) / 2
     return cost
 
 
+PAIR_ROWS = 40_000  # pairs of side rows weighed in one array (about 0.5 MB each of its few temporaries)
 GRADIENT_PRIOR = 4.0  # (0..255)^2: added to each side's gradient variances (flat sides, JPEG noise)
 
 
