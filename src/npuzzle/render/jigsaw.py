@@ -307,13 +307,8 @@ def _matches(a_side: np.ndarray, b_side: np.ndarray) -> np.ndarray:
 
 
 def _unshaded(tiles: np.ndarray) -> np.ndarray:
-    """``tiles`` with the shades :func:`_shades` finds undone."""
-    return _with_shades(tiles, _shades(tiles))
-
-
-def _with_shades(tiles: np.ndarray, shades: dict[int, int]) -> np.ndarray:
-    """``tiles`` with each tile ``t`` of ``shades`` replaced by its version ``shades[t]`` of
-    :func:`_shade_versions`."""
+    """``tiles`` with each tile :func:`_shades` finds put back (a copy; ``tiles`` itself if none is found)."""
+    shades = _shades(tiles)
     if not shades:
         return tiles
     out = tiles.copy()
@@ -332,9 +327,8 @@ def _shades(tiles: np.ndarray) -> dict[int, int]:
     but not as its neighbours' best match in turn (:data:`SHADED_MUTUAL`), as the shaded piece does; and
     such a cell (a flat colour darkened towards a dark part of the picture) fits better the more it is
     changed, where a shaded piece has one strength that puts it back: a tile that fits best at the
-    strongest shade tried is left as it is. Only
-    the :data:`SHADE_CANDIDATES` tiles whose best matches cost most, and :data:`SHADE_SUSPECT` times the
-    median tile's, are tried."""
+    strongest shade tried is left as it is. Only the :data:`SHADE_CANDIDATES` tiles whose best matches cost
+    most, and :data:`SHADE_SUSPECT` times the median tile's, are tried."""
     import numpy as np
 
     n = len(tiles)
