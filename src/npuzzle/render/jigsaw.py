@@ -277,14 +277,14 @@ SHADE_ROWS = 3  # every this many rows along a seam read to weigh a shade
 
 
 def _shade_versions(tile: np.ndarray) -> np.ndarray:
-    """``(1 + 2 · len(SHADE_STRENGTHS), side, side, 3)``: ``tile`` as it is, then with each darkening and
-    each lightening of :data:`SHADE_STRENGTHS` undone."""
+    """``(2 · len(SHADE_STRENGTHS), side, side, 3)``: ``tile`` with each darkening, then each lightening,
+    of :data:`SHADE_STRENGTHS` undone."""
     import numpy as np
 
     strengths = np.asarray(SHADE_STRENGTHS, dtype=np.float32)[:, None, None, None]
     darker = np.clip(tile[None] / (1 - strengths), 0, 255)
     lighter = np.clip(255 - (255 - tile[None]) / (1 - strengths), 0, 255)
-    return np.concatenate([tile[None], darker, lighter]).astype(np.float32)  # type: ignore[no-any-return]
+    return np.concatenate([darker, lighter]).astype(np.float32)  # type: ignore[no-any-return]
 
 
 def _shade_sides(tiles: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -343,7 +343,7 @@ def _shades(tiles: np.ndarray) -> dict[int, int]:
     worst = [int(t) for t in np.argsort(-totals)[:SHADE_CANDIDATES] if totals[t] > SHADE_SUSPECT * np.median(totals)]
     found = {}
     for t in worst:
-        mine = _shade_sides(_shade_versions(tiles[t])[1:])
+        mine = _shade_sides(_shade_versions(tiles[t]))
         others = np.nonzero(np.arange(n) != t)[0]
         matches = [_matches(mine[0], left[others]), _matches(right[others], mine[1]).T,
                    _matches(mine[2], top[others]), _matches(bottom[others], mine[3]).T]  # fmt: skip
@@ -362,7 +362,7 @@ def _shades(tiles: np.ndarray) -> dict[int, int]:
             seen[t] = side[best, partner]
             mutual += int(np.argmin(seen)) == t
         if mutual >= SHADED_MUTUAL:
-            found[t] = 1 + best
+            found[t] = best
     return found
 
 
