@@ -293,6 +293,32 @@ def test_a_gradient_hole_is_the_smoothest_cell_even_where_it_is_not_among_the_fl
     assert _least_detailed(jigsaw.tile_arrays(cells)) == hole
 
 
+@pytest.mark.parametrize("smoothness", [0.15, 0.2])
+def test_a_flat_hole_among_the_tiles_of_a_smooth_picture_is_flat_enough(photo_4x4: Shot, smoothness: float) -> None:
+    """Tiles of a smooth picture (a retina, a sky) spread little, so the JPEG noise of a flat hole can pass the
+    share of their spread (``HOLE_MAX_SPREAD``); as spread as little as ``HOLE_FLAT_PX``, it is flat enough. A
+    cell half hole, half piece is not, nor is a piece."""
+    from npuzzle.render import vision
+
+    cells = [c.astype(np.float64) for c in _true_cells(photo_4x4)]
+    hole = photo_4x4.board.blank_cell
+    cells = [c.mean((0, 1)) + (c - c.mean((0, 1))) * smoothness for c in cells]  # the picture's detail faded
+    noise = np.random.default_rng(7).normal(0, 5.0, cells[hole].shape)  # as JPEG leaves a flat cell
+    cells[hole] = np.full_like(cells[hole], 110.0) + noise
+    smooth = [np.clip(np.rint(c), 0, 255).astype(np.uint8) for c in cells]
+    spread = _colour_spreads(jigsaw.tile_arrays(smooth))
+    assert spread[hole] <= vision.HOLE_FLAT_PX
+    assert vision._hole_spread_share(smooth, hole) > vision.HOLE_MAX_SPREAD  # the share alone refuses it
+    assert vision._flat_enough(smooth, hole) and vision._flat_enough(smooth, None)
+    half = smooth[hole].copy()
+    piece = max((c for c in range(len(smooth)) if c != hole), key=lambda c: spread[c])
+    assert spread[piece] > vision.HOLE_FLAT_PX
+    half[:, half.shape[1] // 2 :] = smooth[piece][: half.shape[0], half.shape[1] // 2 : half.shape[1]]
+    across = [half if c == hole else cell for c, cell in enumerate(smooth)]
+    assert not vision._flat_enough(across, hole)
+    assert not vision._flat_enough(smooth, piece)
+
+
 @pytest.mark.parametrize("pattern", ["gradient", "checks", "stripes"])
 def test_a_hole_filled_with_a_plain_pattern_is_told_from_pieces_and_frame_strips(photo_4x4: Shot, pattern: str) -> None:
     """A hole filled with stripes, checks or a gradient need not be flat (``HOLE_MAX_SPREAD``), but it is a
