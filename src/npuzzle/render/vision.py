@@ -2111,7 +2111,7 @@ class _PictureMemo:
 
     def has_no_hole(self, grid: Grid) -> bool:
         """Whether not even the flattest cell of ``grid`` is flat enough to be the hole
-        (:data:`HOLE_MAX_SPREAD`, a cause :func:`_picture_causes` refuses any reading for; no other cell
+        (:func:`_flat_enough`, a cause :func:`_picture_causes` refuses any reading for; no other cell
         can be flatter for it) and no cell is a plain pattern (:func:`_plain_pattern`) either, found without
         reassembling: a grid of texture cells (unseen seed 29138, a 3x3 read on 8x6 grids of 16 px cells)
         took half a minute to reassemble and refuse."""
