@@ -2551,8 +2551,8 @@ def _picture_causes(
     # frame (unseen seed 28073: a 3x3 whose columns took the frame and window in, 0.38 ahead) has none, and
     # its frame strips stack as smoothly as pieces of one picture
     cells = memo.reassembled(grid, best.missing, False)[0]
-    share = _hole_spread_share(cells, best.hole)
     if not _flat_enough(cells, best.hole) and not _plain_pattern(cells[best.hole]):
+        share = _hole_spread_share(cells, best.hole)
         causes.append(
             f"no cell is flat enough to be the hole (the one taken for it varies {share:.0%} as much as a "
             "tile), as when the grid cuts across the hole or takes in the frame (check --size and --crop), or "
