@@ -2462,9 +2462,9 @@ def _colour_spreads(tiles: np.ndarray) -> np.ndarray:
     return _flatness(tiles[:, 2:-2, 2:-2].reshape(len(tiles), -1))
 
 
-def _hole_spread_share(cells: list[np.ndarray], hole: int | None) -> float:
-    """The colour spread of cell ``hole`` (None: the flattest cell, whose share is the smallest) over the
-    median spread of the other cells (:func:`_colour_spreads`)."""
+def _hole_spread(cells: list[np.ndarray], hole: int | None) -> tuple[float, float]:
+    """The colour spread (:func:`_colour_spreads`, 0..255) of cell ``hole`` (None: the flattest cell, whose
+    share is the smallest), and that spread over the median spread of the other cells."""
     import numpy as np
 
     from .jigsaw import tile_arrays
@@ -2472,26 +2472,23 @@ def _hole_spread_share(cells: list[np.ndarray], hole: int | None) -> float:
     spread = _colour_spreads(tile_arrays(cells))
     if hole is None:
         hole = int(np.argmin(spread))
-    return float(spread[hole]) / max(1e-9, float(np.median(np.delete(spread, hole))))
+    return float(spread[hole]), float(spread[hole]) / max(1e-9, float(np.median(np.delete(spread, hole))))
+
+
+def _hole_spread_share(cells: list[np.ndarray], hole: int | None) -> float:
+    """:func:`_hole_spread`'s share: cell ``hole``'s colour spread over the other cells' median."""
+    return _hole_spread(cells, hole)[1]
 
 
 def _flat_enough(cells: list[np.ndarray], hole: int | None) -> bool:
     """Whether cell ``hole`` of ``cells`` (None: the flattest) is flat enough to be the hole: its colour spread
-    (:func:`_colour_spreads`) at most :data:`HOLE_MAX_SPREAD` of the other cells' median, or at most
+    (:func:`_hole_spread`) at most :data:`HOLE_MAX_SPREAD` of the other cells' median, or at most
     :data:`HOLE_FLAT_PX` whatever theirs. Tiles of a smooth picture (a retina, a sky: median spread 9-13 on
     held-out pictures) leave the JPEG noise of a flat hole (2-5) above the share alone: held-out 61017 ("game
     looks", a 4x4 of retina tiles whose grey hole spread 0.38 as much) was refused for that alone. On the
     sample pictures the tiles' median spread is 39 or more, where the share alone allows more than 6."""
-    import numpy as np
-
-    from .jigsaw import tile_arrays
-
-    spread = _colour_spreads(tile_arrays(cells))
-    if hole is None:
-        hole = int(np.argmin(spread))
-    if float(spread[hole]) <= HOLE_FLAT_PX:
-        return True
-    return float(spread[hole]) <= HOLE_MAX_SPREAD * float(np.median(np.delete(spread, hole)))
+    spread, share = _hole_spread(cells, hole)
+    return spread <= HOLE_FLAT_PX or share <= HOLE_MAX_SPREAD
 
 
 def _reassembled_on(
