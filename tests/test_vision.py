@@ -388,6 +388,23 @@ def test_the_preview_is_found_to_a_few_pixels() -> None:
         assert max(abs(a - b) for a, b in zip(found[0], (px, py, px + pw, py + ph), strict=True)) <= 4
 
 
+def test_a_preview_whose_side_rings_into_the_title_bar_is_found_and_read() -> None:
+    """Bench "picture, preview shown" seed 4 (a 4x4, JPEG 58, its missing piece in cell 1): the JPEG ringing
+    above the preview's top side joined it, one pixel's join, to the title bar 13 px above, so the outline was
+    the whole window's and no preview was found; the seams were read with the missing piece at a corner and
+    came back wrong with exit 0. Outlines of edges that touch are weighed too: found, and read right."""
+    from npuzzle.render.locate import preview_boxes
+
+    shot = game_screenshot(random_style(4, kind="picture", missing_bottom_right=False, preview=True))
+    x, y, w, h = shot.box
+    found = preview_boxes(shot.image, [(x, y, x + w, y + h)], 3)
+    assert shot.preview is not None and found
+    px, py, pw, ph = shot.preview
+    assert max(abs(a - b) for a, b in zip(found[0], (px, py, px + pw, py + ph), strict=True)) <= 4
+    reading = read_screenshot(shot.image)
+    assert reading.preview is not None and reading.board == shot.board and reading.goal == shot.goal
+
+
 def _colour_wheel(path: Path) -> None:
     """A smooth picture (hues round, fading to black at the corners): almost no colour steps inside it."""
     n = 256

@@ -1499,7 +1499,9 @@ def grids_around_hole(
 
 # A preview: many picture puzzles show the finished picture, small, beside the board. On a plain window it
 # is a block of busy pixels, or of colours unlike the window's, apart from the board, its sides straight edges.
-PREVIEW_JOINS = (1, 3)  # pixels: straight edges this close are one outline (a dark corner breaks it: 42015)
+# pixels: straight edges this close are one outline (a dark corner breaks it: 42015); 0, edges that touch: a
+# JPEG's ringing beside a preview's side can join it to the window's title bar 13 px away (preview seed 4)
+PREVIEW_JOINS = (0, 1, 3)
 PREVIEW_MIN_SIDE = 12  # pixels a preview must have each way, at least (two pieces of 6)
 PREVIEW_MAX_SHAPE = 3.0  # a preview is at most this many times wider than high, or higher than wide
 PREVIEW_FILL = 0.3  # share of a block's 8-pixel squares holding a busy pixel, at least: a picture fills its box
@@ -1545,9 +1547,8 @@ def outlined_boxes(image: PILImage.Image) -> list[Box]:
     squares = _squares(pixels, busy)
     found: dict[Box, float] = {}
     for join in PREVIEW_JOINS:
-        labels, _ = ndimage.label(
-            ndimage.binary_dilation(straight, iterations=join), structure=np.ones((3, 3), dtype=bool)
-        )
+        joined = ndimage.binary_dilation(straight, iterations=join) if join else straight  # 0 dilates till done
+        labels, _ = ndimage.label(joined, structure=np.ones((3, 3), dtype=bool))
         for where in ndimage.find_objects(labels):
             if where is None:
                 continue
