@@ -23,6 +23,7 @@ from npuzzle.render.vision import (
     ScreenshotReading,
     read_screenshot,
 )
+from npuzzle.solvability import is_solvable
 from pictures import screenshot, synthetic_picture
 from screenshots import Shot, Style, game_screenshot, random_style
 
@@ -153,6 +154,38 @@ def test_nearly_identical_tiles_are_still_told_apart() -> None:
     board = Board.from_rows([[4, 1, 2], [5, 0, 3], [7, 8, 6]])
     reading = read_screenshot(screenshot(picture, board, jpeg=60, noise=3.0), 3, 3, picture)
     assert reading.board == board and not reading.ambiguous
+
+
+def _wallpaper_under_a_sky(span: float, side: int = 360) -> Image.Image:
+    """The same pattern on every piece of a 4x4, under a gradient ``span`` levels across: its pieces differ by
+    their shade alone, as the pieces of a smooth sky do (held-out rocket.jpg)."""
+    y, x = np.mgrid[0:side, 0:side] / side
+    base = np.stack([120 + span * x, 160 + span * y, 200 - span * (x + y) / 2], axis=2)
+    base += (25 * np.sin(8 * np.pi * x) * np.cos(8 * np.pi * y))[..., None]
+    return Image.fromarray(np.clip(np.rint(base), 0, 255).astype(np.uint8))
+
+
+@pytest.mark.parametrize("span", [12.0, 16.0])
+def test_pieces_that_differ_by_their_shade_alone_are_told_apart_beyond_the_noise(span: float) -> None:
+    """Pieces a few levels apart differ by less than the absolute margin (``AMBIGUOUS_MARGIN``), yet by far
+    more than the matching's own noise along that difference (``_beyond_noise``): read, not doubted. Under
+    strong noise the same pieces stay in doubt, and pieces alike (no sky) are never told apart."""
+    rng = random.Random(3)
+    for _ in range(3):
+        tiles = list(range(16))
+        while True:
+            rng.shuffle(tiles)
+            board = Board(tiles, 4, 4)
+            if is_solvable(board, blank_at(4, 4, 15)):
+                break
+        picture = _wallpaper_under_a_sky(span)
+        reading = read_screenshot(screenshot(picture, board, jpeg=70), 4, 4, picture)
+        assert reading.board == board and not reading.ambiguous
+        with pytest.raises(AmbiguousTilesError):
+            read_screenshot(screenshot(picture, board, jpeg=40, noise=4.0), 4, 4, picture)
+        alike = _wallpaper_under_a_sky(0.0)
+        with pytest.raises(AmbiguousTilesError):
+            read_screenshot(screenshot(alike, board, jpeg=70), 4, 4, alike)
 
 
 def test_flat_tile_like_the_hole_is_flagged_with_a_solved_reference() -> None:
