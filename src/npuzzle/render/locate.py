@@ -1546,11 +1546,13 @@ def outlined_boxes(image: PILImage.Image) -> list[Box]:
     straight[:, 1:-1] |= vertical
     straight[1:-1] |= horizontal
     squares = _squares(pixels, busy)
-    passes: list[dict[Box, float]] = [{}, {}]  # joined across gaps; then edges that touch
+    by_join: dict[Box, float] = {}  # outlines joined across gaps
+    by_touch: dict[Box, float] = {}  # outlines of edges that touch
     for join in (*PREVIEW_JOINS, 0):
-        found = passes[join == 0]
-        joined = ndimage.binary_dilation(straight, iterations=join) if join else straight  # 0 dilates till done
-        labels, _ = ndimage.label(joined, structure=np.ones((3, 3), dtype=bool))
+        found = by_touch if join == 0 else by_join
+        # iterations=0 would dilate until nothing changes
+        edges = ndimage.binary_dilation(straight, iterations=join) if join else straight
+        labels, _ = ndimage.label(edges, structure=np.ones((3, 3), dtype=bool))
         for where in ndimage.find_objects(labels):
             if where is None:
                 continue
@@ -1565,9 +1567,8 @@ def outlined_boxes(image: PILImage.Image) -> list[Box]:
             if min(w, h) < PREVIEW_MIN_SIDE or abs(math.log(w / h)) > math.log(PREVIEW_MAX_SHAPE):
                 continue
             found[(left, top, right, bottom)] = w * h
-    joined, touching = passes
-    touching = {box: area for box, area in touching.items() if box not in joined}
-    return sorted(joined, key=lambda box: -joined[box]) + sorted(touching, key=lambda box: -touching[box])
+    touching = {box: area for box, area in by_touch.items() if box not in by_join}
+    return sorted(by_join, key=lambda box: -by_join[box]) + sorted(touching, key=lambda box: -touching[box])
 
 
 def boxes_meet(a: Box, b: Box) -> bool:
