@@ -171,6 +171,7 @@ def test_pieces_that_differ_by_their_shade_alone_are_told_apart_beyond_the_noise
     more than the matching's own noise along that difference (``_beyond_noise``): read, not doubted. Under
     strong noise the same pieces stay in doubt, and pieces alike (no sky) are never told apart."""
     rng = random.Random(3)
+    picture, alike = _wallpaper_under_a_sky(span), _wallpaper_under_a_sky(0.0)
     for _ in range(3):
         tiles = list(range(16))
         while True:
@@ -178,12 +179,10 @@ def test_pieces_that_differ_by_their_shade_alone_are_told_apart_beyond_the_noise
             board = Board(tiles, 4, 4)
             if is_solvable(board, blank_at(4, 4, 15)):
                 break
-        picture = _wallpaper_under_a_sky(span)
         reading = read_screenshot(screenshot(picture, board, jpeg=70), 4, 4, picture)
         assert reading.board == board and not reading.ambiguous
         with pytest.raises(AmbiguousTilesError):
             read_screenshot(screenshot(picture, board, jpeg=40, noise=4.0), 4, 4, picture)
-        alike = _wallpaper_under_a_sky(0.0)
         with pytest.raises(AmbiguousTilesError):
             read_screenshot(screenshot(alike, board, jpeg=70), 4, 4, alike)
 

@@ -405,7 +405,8 @@ def _match_reference(
     if _match_contrast(cost, columns) > MAX_MATCH_CONTRAST:  # every cell: no tile is told apart
         return ScreenshotReading(board, goal, confidence, missing, (tuple(range(n)),), "picture", grid), mismatch
     if groups and mismatch <= STRONG_MATCH_RMS:  # a doubt settled beyond the matching's own noise is none
-        settled = [_beyond_noise(shot, ref, columns, other) for other in alternatives]
+        blocks = _block_means(shot), _block_means(ref)
+        settled = [_beyond_noise(*blocks, columns, other) for other in alternatives]
         alternatives = [other for other, sure in zip(alternatives, settled, strict=True) if not sure]
         groups = tuple(group for group, sure in zip(groups, settled, strict=True) if not sure)
     if parity and len(groups) == 1 and mismatch <= STRONG_MATCH_RMS:
@@ -418,11 +419,11 @@ def _match_reference(
 
 
 def _beyond_noise(shot: np.ndarray, ref: np.ndarray, columns: np.ndarray, other: np.ndarray) -> bool:
-    """Whether the assignment ``columns`` of the tiles ``shot`` (features, brightness fitted) to the pieces
-    ``ref`` beats ``other`` by more than the matching's noise could give. A tile that is piece ``p`` differs
-    from piece ``q`` by ``|p - q|²`` plus twice its own error along ``p - q``; the error's size along that
-    direction is taken from every other matched tile (their errors: JPEG, a brightness misfit, a grid a pixel
-    off). Pieces of a smooth sky differ little, yet by far more than that error: an absolute margin
+    """Whether the assignment ``columns`` of the tiles ``shot`` (features, brightness fitted, as
+    :func:`_block_means`) to the pieces ``ref`` (the same) beats ``other`` by more than the matching's noise
+    could give. A tile that is piece ``p`` differs from piece ``q`` by ``|p - q|²`` plus twice its own error
+    along ``p - q``; the error's size along that direction is taken from every other matched tile (their
+    errors: JPEG, a brightness misfit, a grid a pixel off). Pieces of a smooth sky differ little, yet by far more than that error: an absolute margin
     (:data:`AMBIGUOUS_MARGIN`) doubts them (held-out rocket.jpg), this does not. Weighed on the mean colours
     of :data:`DOUBT_BLOCKS` squared blocks of each thumbnail: a tile's own blur is no error of the other
     tiles, and a piece copied as a blurred twin looks more like the blurred tile than its original does
@@ -440,7 +441,6 @@ def _beyond_noise(shot: np.ndarray, ref: np.ndarray, columns: np.ndarray, other:
     steady = [cell for cell in range(n) if cell != hole and cell not in changed]
     if len(steady) < DOUBT_SAMPLES:
         return False
-    shot, ref = _block_means(shot), _block_means(ref)
     errors = shot[steady] - ref[columns[steady]]
     lead = 0.0  # how much closer the tiles are to their pieces than to the other's, in squared differences
     noise = 0.0
