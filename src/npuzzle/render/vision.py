@@ -423,12 +423,12 @@ def _beyond_noise(shot: np.ndarray, ref: np.ndarray, columns: np.ndarray, other:
     :func:`_block_means`) to the pieces ``ref`` (the same) beats ``other`` by more than the matching's noise
     could give. A tile that is piece ``p`` differs from piece ``q`` by ``|p - q|²`` plus twice its own error
     along ``p - q``; the error's size along that direction is taken from every other matched tile (their
-    errors: JPEG, a brightness misfit, a grid a pixel off). Pieces of a smooth sky differ little, yet by far more than that error: an absolute margin
-    (:data:`AMBIGUOUS_MARGIN`) doubts them (held-out rocket.jpg), this does not. Weighed on the mean colours
-    of :data:`DOUBT_BLOCKS` squared blocks of each thumbnail: a tile's own blur is no error of the other
-    tiles, and a piece copied as a blurred twin looks more like the blurred tile than its original does
-    (``test_identical_tiles_are_reported_not_guessed``: read wrong on the full thumbnails). The hole's cell,
-    and pieces alike within the noise, stay in doubt."""
+    errors: JPEG, a brightness misfit, a grid a pixel off). Pieces of a smooth sky differ little, yet by far
+    more than that error: an absolute margin (:data:`AMBIGUOUS_MARGIN`) doubts them (held-out rocket.jpg),
+    this does not. Weighed on the mean colours of :data:`DOUBT_BLOCKS` squared blocks of each thumbnail: a
+    tile's own blur is no error of the other tiles, and a piece copied as a blurred twin looks more like the
+    blurred tile than its original does (``test_identical_tiles_are_reported_not_guessed``: read wrong on the
+    full thumbnails). The hole's cell, and pieces alike within the noise, stay in doubt."""
     import numpy as np
 
     n = shot.shape[0]
