@@ -350,6 +350,27 @@ def test_assemble_exact_cuts(photo_4x4: Shot) -> None:
     assert len(got.confidence) == 16 and min(got.confidence) > 0.2
 
 
+def test_arrangement_costs_weigh_an_arrangement_as_assemble_does(photo_4x4: Shot) -> None:
+    """The arrangement ``assemble`` puts first costs what it says (its seam ratio over the 22 seams of a 4x4
+    whose hole's home is a corner, in typical seams), and each exchange of two of its pieces costs more."""
+    tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
+    hole = photo_4x4.board.blank_cell
+    got = jigsaw.assemble(tiles, 4, 4, hole)
+    laid = [-1] * 16  # per home cell, the screenshot cell laid there
+    for cell, home in enumerate(got.homes):
+        if home >= 0:
+            laid[home] = cell
+    exchanged = []
+    for a, b in itertools.combinations([home for home in range(16) if laid[home] >= 0], 2):
+        other = list(laid)
+        other[a], other[b] = laid[b], laid[a]
+        exchanged.append(other)
+    for gradient in (False, True):
+        costs = jigsaw.arrangement_costs(tiles, 4, 4, hole, [laid, *exchanged], gradient)
+        assert len(costs) == 1 + 105 and min(costs[1:]) > costs[0]
+    assert jigsaw.arrangement_costs(tiles, 4, 4, hole, [laid])[0] == pytest.approx(got.seam_ratio * 22)
+
+
 def test_beam_finds_the_cheapest_arrangement_of_a_tiny_board() -> None:
     """On 2×2 and 3×2 boards every arrangement can be listed: the search returns the cheapest."""
     rng = np.random.default_rng(5)

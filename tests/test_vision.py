@@ -539,6 +539,22 @@ def test_a_board_whose_corner_the_seam_measures_disagree_on_is_refused() -> None
     assert guess is not None and guess.board == shot.board and guess.goal == shot.goal
 
 
+def test_a_board_whose_missing_piece_belongs_inside_is_refused_not_read_with_a_corner() -> None:
+    """A picture whose missing piece belongs inside the board, read with no home given: with the home at a
+    corner (the bottom-right assumed, or a corner the seams chose) the board came back with the corner's piece
+    laid in the home's cell, wrong, with exit 0 (the first read with the top-left, the second with the
+    bottom-right). The seams fit that cell as the home better: refused, naming it, and read right when it is
+    given."""
+    for seed, home, board_tiles in ((0, 5, (8, 9, 2, 0, 4, 5, 3, 1, 7)), (9, 5, (4, 0, 5, 3, 8, 2, 1, 7, 9))):
+        board = Board(board_tiles, 3, 3)
+        assert is_solvable(board, blank_at(3, 3, home))
+        shot = screenshot(synthetic_picture(270, 270, seed=seed), board, jpeg=70)
+        with pytest.raises(PictureReassemblyError, match=f"home at cell {home}, inside the board"):
+            read_screenshot(shot, 3, 3)
+        reading = read_screenshot(shot, 3, 3, hole_home=home)
+        assert (reading.board, reading.goal) == (board, blank_at(3, 3, home))
+
+
 def _switched_59008() -> tuple[Shot, ScreenshotReading]:
     """Fresh 59008 ("hard looks", a 4x4 whose hole is striped) and the wrong board once read from it with the
     missing piece's home switched to the top-left, on the reader's grid."""

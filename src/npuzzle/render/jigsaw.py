@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     import numpy as np
 
@@ -985,6 +985,31 @@ def _piece_seam_costs(cuts: np.ndarray, hole: int, gradient: bool) -> tuple[np.n
     return lr, tb
 
 
+def _typical_seam(lr: np.ndarray, tb: np.ndarray) -> float:
+    """The median seam cost between two different pieces (``lr``, ``tb`` as from :func:`seam_costs`): the
+    typical seam between unrelated pieces, the unit margins are weighed in."""
+    import numpy as np
+
+    apart = ~np.eye(len(lr), dtype=bool)
+    return float(np.median(np.concatenate([lr[apart], tb[apart]]))) or 1.0
+
+
+def arrangement_costs(
+    tiles: np.ndarray, width: int, height: int, hole: int, arrangements: Sequence[Sequence[int]], gradient: bool = False
+) -> list[float]:
+    """The seam cost of each of ``arrangements`` of ``tiles`` (as :func:`assemble` takes them, screenshot cell
+    ``hole`` left out), in typical seams (:func:`_typical_seam`): each lists, per home cell, the screenshot
+    cell of the piece laid there, -1 at the hole's home. Arrangements a reader proposes, weighed as
+    :func:`assemble` weighs its own."""
+    import numpy as np
+
+    lr, tb = _piece_seam_costs(tiles if tiles.ndim == 5 else tiles[None], hole, gradient)
+    piece = {cell: index for index, cell in enumerate(c for c in range(width * height) if c != hole)}
+    laid = np.array([[piece[cell] if cell >= 0 else -1 for cell in row] for row in arrangements], dtype=np.int64)
+    scale = _typical_seam(lr, tb)
+    return [float(total) / scale for total in _totals(laid, lr, tb, width, height)]
+
+
 def assemble(
     tiles: np.ndarray,
     width: int,
@@ -1008,9 +1033,7 @@ def assemble(
     pieces = [c for c in range(n_cells) if c != hole]  # piece index -> screenshot cell
     lr, tb = _piece_seam_costs(tiles if tiles.ndim == 5 else tiles[None], hole, gradient)
     n = len(pieces)
-    # the typical seam between two unrelated tiles: the scale of every cost below
-    off = np.concatenate([lr[~np.eye(n, dtype=bool)], tb[~np.eye(n, dtype=bool)]])
-    scale = float(np.median(off)) or 1.0
+    scale = _typical_seam(lr, tb)  # the scale of every cost below
 
     if n <= EXHAUSTIVE_PIECES:  # few pieces: weigh every arrangement, so the best and the margin are exact
         every = _every_arrangement(n_cells, missing)

@@ -984,6 +984,7 @@ def _read_beside_preview(
         if doubted is None:
             if home is None and isinstance(refusal, PictureReassemblyError):
                 reading = _read_with_the_home_top_left(image, read_seams, refusal)
+                _check_no_home_inside(image, reading, switched=True)
                 if not exact:  # as for a reading with the home bottom-right (QA: a 3x5 whose preview above the
                     # board was not found, its missing piece's home inside, read wrong with it top-left)
                     _check_no_unmatched_preview(image, reading, outlined)
@@ -1006,7 +1007,89 @@ def _read_beside_preview(
         return reading
     if hole_home is None and not exact:
         _check_no_unmatched_preview(image, reading, outlined)
-    return _with_the_corner_seams_choose(image, reading, hole_home, read_seams)
+    chosen = _with_the_corner_seams_choose(image, reading, hole_home, read_seams)
+    if hole_home is None:
+        _check_no_home_inside(image, chosen, switched=chosen.missing != reading.missing)
+    return chosen
+
+
+def _check_no_home_inside(image: PILImage.Image, reading: ScreenshotReading, switched: bool) -> None:
+    """Raise :class:`PictureReassemblyError` when ``reading``, a picture put back from its seams with the
+    missing piece's home assumed at a corner (bottom-right, or, ``switched``, another corner the seams fit
+    better), fits better with that home at a cell inside the board (:func:`_best_home_inside`): by more than
+    :data:`HOME_INSIDE_SWITCHED` typical seams when switched, :data:`HOME_INSIDE` when not. Read with a corner
+    for a home inside, a board comes back with one piece moved, the corner's piece laid in the home's cell,
+    and passes every other check: "picture, no reference" with the missing piece's home anywhere read 7 of
+    dev seeds 0-37 wrong with exit 0 (fresh 60000-60014: 3), five of them switched to a corner. Their true home
+    fitted 0.36-1.63 typical seams better (two: 0.14 switched, 0.18 not, still read wrong); on the true
+    boards of 400 seeds whose home is the bottom-right corner a cell inside fitted better by more than 0.3 on
+    3, and on 305 whose home is top-left by more than 0.15 on 3."""
+    if reading.kind != "picture" or reading.grid is None or reading.ambiguous:
+        return
+    cell, advantage = _best_home_inside(image, reading)
+    if advantage <= (HOME_INSIDE_SWITCHED if switched else HOME_INSIDE):
+        return
+    corner = _CORNER_NAMES[_corner_of(reading.missing, reading.grid.width, reading.grid.height)]
+    raise PictureReassemblyError(
+        f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at cell {cell}, "
+        f"inside the board, than at the {corner} (cell {reading.missing}{', assumed' if not switched else ''}): "
+        f"give --hole-home {cell} if the missing piece belongs there (or where it does), or the original picture "
+        "with --reference",
+        reading,
+    )
+
+
+def _best_home_inside(image: PILImage.Image, reading: ScreenshotReading) -> tuple[int, float]:
+    """The cell inside the board (no corner) that, as the missing piece's home, fits ``reading`` (a picture
+    read from its seams) best, and by how many typical seams its seams cost less than the reading's under
+    both seam measures (the lesser gain): the reading with the piece laid in that cell moved to the reading's
+    home instead, which is how a board read with a corner for a home inside comes out. Seams are weighed per
+    seam (a home inside leaves out four, a corner two), as :func:`_best_other_corner` weighs them."""
+    import numpy as np
+
+    from .jigsaw import arrangement_costs
+
+    grid = reading.grid
+    assert grid is not None
+    width, height = grid.width, grid.height
+    n = width * height
+    laid = [-1] * n  # per home cell, the screenshot cell laid there
+    for cell, label in enumerate(reading.board.tiles):
+        if label:
+            laid[label - 1] = cell
+    corners = set(_corners(width, height))
+    homes = [home for home in range(n) if home not in corners and home != reading.missing]
+    if not homes:
+        return reading.missing, -math.inf
+    arrangements = [laid]
+    for home in homes:
+        moved = list(laid)
+        moved[reading.missing], moved[home] = laid[home], -1
+        arrangements.append(moved)
+    seams = np.array([_seams_laid(arrangement, width, height) for arrangement in arrangements])
+    cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
+    gains = []
+    for gradient in (False, True):
+        costs = arrangement_costs(cuts, width, height, reading.blank_cell, arrangements, gradient)
+        per_seam = np.array(costs) / seams
+        gains.append((per_seam[0] - per_seam[1:]) * _seam_count(width, height))
+    both = np.minimum(*gains)
+    best = int(np.argmax(both))
+    return homes[best], float(both[best])
+
+
+def _seams_laid(arrangement: list[int], width: int, height: int) -> int:
+    """The seams between the pieces of ``arrangement`` (per home cell, -1 at the hole's home)."""
+    count = 0
+    for cell, piece in enumerate(arrangement):
+        if piece >= 0:
+            right, below = cell + 1, cell + width
+            count += (right % width != 0 and arrangement[right] >= 0) + (below < len(arrangement) and arrangement[below] >= 0)
+    return count
+
+
+HOME_INSIDE = 0.3  # typical seams by which a home inside must fit better to refuse the bottom-right assumed ...
+HOME_INSIDE_SWITCHED = 0.15  # ... or a corner the seams chose over it (the bottom-right already in doubt)
 
 
 def _with_the_corner_seams_choose(
