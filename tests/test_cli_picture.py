@@ -95,6 +95,7 @@ def test_read_json_and_text(files: dict[str, Path], capsys: pytest.CaptureFixtur
     code, out, _ = run(capsys, "read", files["shot"], "-s", "3x3", "-r", files["picture"])
     assert code == 0 and out.splitlines()[:3] == ["2 4 _", "1 5 3", "7 8 6"]
     assert "goal: 1 2 3 / 4 5 6 / 7 8 0" in out
+    assert "assumed" not in out  # the reference shows where the missing piece belongs
 
 
 def test_reading_shows_a_spinner_on_a_terminal_only(
@@ -234,6 +235,8 @@ def test_read_a_whole_window_without_size_or_reference(tmp_path: Path, capsys: p
     data = json.loads(out)
     if code == 0:  # picture tiles without a reference are reassembled from their seams (issue 12)
         assert data["tiles"] == list(pictured.board.tiles) and data["goal"] == list(pictured.goal.tiles)
+        assert main(["read", str(tmp_path / "pictured.png")]) == 0  # as text: the home's assumption said
+        assert "cell 8 as the missing piece's home is assumed" in capsys.readouterr().out
     else:  # or refused with a named cause, never a wrong board with exit 0
         assert code == 2 and data["kind"].endswith("Error") and data["error"]
 

@@ -334,6 +334,9 @@ def test_picture_tiles_without_reference_are_reassembled() -> None:
     shot = game_screenshot(WINDOW_STYLES["picture-gaps-jpeg"])
     reading = read_screenshot(shot.image)
     assert reading.board == shot.board and reading.goal == shot.goal and reading.kind == "picture"
+    assert reading.home_assumed  # nothing showed where the missing piece belongs
+    assert not read_screenshot(shot.image, hole_home="bottom-right").home_assumed
+    assert not read_screenshot(shot.image, reference=shot.reference).home_assumed
 
 
 def test_a_blank_cell_given_without_a_reference_is_checked() -> None:
@@ -461,6 +464,7 @@ def test_a_smooth_preview_is_found_and_read(tmp_path: Path, seed: int) -> None:
     _assert_preview_found(shot)
     reading = read_screenshot(shot.image)
     assert reading.board == shot.board and reading.goal == shot.goal and reading.preview is not None
+    assert not reading.home_assumed  # the preview shows where the missing piece belongs
 
 
 @pytest.mark.slow
@@ -552,7 +556,7 @@ def test_a_board_whose_missing_piece_belongs_inside_is_refused_not_read_with_a_c
         with pytest.raises(PictureReassemblyError, match=f"home at cell {home}, inside the board"):
             read_screenshot(shot, 3, 3)
         reading = read_screenshot(shot, 3, 3, hole_home=home)
-        assert (reading.board, reading.goal) == (board, blank_at(3, 3, home))
+        assert (reading.board, reading.goal) == (board, blank_at(3, 3, home)) and not reading.home_assumed
 
 
 def _switched_59008() -> tuple[Shot, ScreenshotReading]:

@@ -188,7 +188,7 @@ def test_picture_tiles_without_a_reference_are_put_back_together(client: TestCli
         return
     read = response.json()
     assert read["tiles"] == list(shot.board.tiles) and read["goal"] == list(shot.goal.tiles)
-    assert read["kind"] == "picture"
+    assert read["kind"] == "picture" and read["home_assumed"]  # nothing showed where the missing piece belongs
 
 
 def test_the_finished_picture_shown_beside_the_board_is_used_and_named(client: TestClient) -> None:
@@ -203,6 +203,7 @@ def test_the_finished_picture_shown_beside_the_board_is_used_and_named(client: T
         read["tiles"] == list(shot.board.tiles)
         and read["goal"] == list(shot.goal.tiles)
         and read["missing"] == 0
+        and not read["home_assumed"]  # the preview shows it
     )
     assert shot.preview is not None and read["preview"] is not None
     x, y, w, h = shot.preview

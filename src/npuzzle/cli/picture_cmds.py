@@ -247,6 +247,11 @@ def _describe(reading: ScreenshotReading) -> list[str]:
 
     lines = [format_board(reading.board, "grid")]
     lines.append(f"goal: {format_board(reading.goal, 'line')}  (the hole belongs in cell {reading.missing})")
+    if reading.home_assumed:
+        lines.append(
+            f"note: cell {reading.missing} as the missing piece's home is assumed (no finished picture seen): if the "
+            "game's finished picture has its gap elsewhere, give --hole-home or --reference"
+        )
     worst = min(range(len(reading.confidence)), key=reading.confidence.__getitem__)
     lines.append(f"lowest confidence: {reading.confidence[worst]:.2f} (cell {worst})")
     if reading.grid is not None:

@@ -119,6 +119,9 @@ class ScreenshotReading:
     picture: PILImage.Image | None = field(default=None, compare=False, repr=False)
     # picture tiles matched to the finished picture the game shows beside the board: its box (x0, y0, x1, y1)
     preview: tuple[float, float, float, float] | None = field(default=None, compare=False)
+    # picture tiles put back from their seams with the missing piece's home not seen (no reference, no preview,
+    # none given): ``missing`` is the bottom-right, or another corner the seams fit clearly better
+    home_assumed: bool = field(default=False, compare=False)
 
     @property
     def blank_cell(self) -> int:
@@ -983,7 +986,7 @@ def _read_beside_preview(
     except ReadingError as refusal:
         if doubted is None:
             if home is None and isinstance(refusal, PictureReassemblyError):
-                reading = _read_with_the_home_top_left(image, read_seams, refusal)
+                reading = replace(_read_with_the_home_top_left(image, read_seams, refusal), home_assumed=True)
                 _check_no_home_inside(image, reading, switched=True)
                 if not exact:  # as for a reading with the home bottom-right (QA: a 3x5 whose preview above the
                     # board was not found, its missing piece's home inside, read wrong with it top-left)
@@ -1010,6 +1013,7 @@ def _read_beside_preview(
     chosen = _with_the_corner_seams_choose(image, reading, hole_home, read_seams)
     if hole_home is None:
         _check_no_home_inside(image, chosen, switched=chosen.missing != reading.missing)
+        return replace(chosen, home_assumed=True)
     return chosen
 
 

@@ -546,6 +546,7 @@ def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = 
         confidence=[round(float(c), 3) for c in reading.confidence],
         kind=reading.kind,
         missing=reading.missing,
+        home_assumed=reading.home_assumed,
         ambiguous=[list(g) for g in reading.ambiguous],
         cells=None if grid is None else [[round(float(v), 1) for v in box] for box in grid.cell_boxes()],
         preview=None if reading.preview is None else [round(float(v), 1) for v in reading.preview],

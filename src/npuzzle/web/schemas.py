@@ -309,6 +309,12 @@ class ReadResponse(BaseModel):
     confidence: list[float] = Field(description="Per cell, row-major, 0..1.")
     kind: str = Field(description="`picture` (matched to the reference / reassembled) or `numbers` (OCR).")
     missing: int = Field(description="Home cell (0-based) of the piece not on the screenshot.")
+    home_assumed: bool = Field(
+        default=False,
+        description="Picture tiles put back from their seams with that home not seen (no reference, no finished "
+        "picture beside the board, no `hole_home`): assumed, the bottom-right unless the seams clearly fit "
+        "another corner.",
+    )
     ambiguous: list[list[int]] = Field(
         default_factory=list,
         description="Groups of cells whose reading could be exchanged (allow_ambiguous).",
