@@ -1024,8 +1024,8 @@ def _check_no_home_inside(image: PILImage.Image, reading: ScreenshotReading, swi
     :data:`HOME_INSIDE_SWITCHED` typical seams when switched, :data:`HOME_INSIDE` when not. Read with a corner
     for a home inside, a board comes back with one piece moved, the corner's piece laid in the home's cell,
     and passes every other check: "picture, no reference" with the missing piece's home anywhere read 7 of
-    dev seeds 0-37 wrong with exit 0 (fresh 60000-60014: 3), five of them switched to a corner. Their true home
-    fitted 0.36-1.63 typical seams better (two: 0.14 switched, 0.18 not, still read wrong). On the true
+    dev seeds 0-37 wrong with exit 0, and 7 of fresh 60000-60029; the true home of 11 of them fitted 0.36-1.63
+    typical seams better (dev 5 and 6: 0.14 switched, 0.18 not; fresh 60027, every piece a row off). On the true
     boards of 400 seeds whose home is the bottom-right corner a cell inside fitted better by more than 0.4 on
     one, by 0.26-0.36 on the next four; dev 24, read right with the home bottom-right, fitted its cell 1 0.32
     better as read (refused at 0.3). On 400 whose home is top-left, by more than 0.15 on three."""
