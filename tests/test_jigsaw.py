@@ -350,9 +350,9 @@ def test_assemble_exact_cuts(photo_4x4: Shot) -> None:
     assert len(got.confidence) == 16 and min(got.confidence) > 0.2
 
 
-def test_arrangement_costs_weigh_an_arrangement_as_assemble_does(photo_4x4: Shot) -> None:
-    """The arrangement ``assemble`` puts first costs what it says (its seam ratio over the 22 seams of a 4x4
-    whose hole's home is a corner, in typical seams), and each exchange of two of its pieces costs more."""
+def test_arrangement_ratios_weigh_an_arrangement_as_assemble_does(photo_4x4: Shot) -> None:
+    """The arrangement ``assemble`` puts first has the seam ratio it says, and each exchange of two of its
+    pieces a higher one."""
     tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
     hole = photo_4x4.board.blank_cell
     got = jigsaw.assemble(tiles, 4, 4, hole)
@@ -366,9 +366,9 @@ def test_arrangement_costs_weigh_an_arrangement_as_assemble_does(photo_4x4: Shot
         other[a], other[b] = laid[b], laid[a]
         exchanged.append(other)
     for gradient in (False, True):
-        costs = jigsaw.arrangement_costs(tiles, 4, 4, hole, [laid, *exchanged], gradient)
-        assert len(costs) == 1 + 105 and min(costs[1:]) > costs[0]
-    assert jigsaw.arrangement_costs(tiles, 4, 4, hole, [laid])[0] == pytest.approx(got.seam_ratio * 22)
+        ratios = jigsaw.arrangement_ratios(tiles, 4, 4, hole, [laid, *exchanged], gradient)
+        assert len(ratios) == 1 + 105 and min(ratios[1:]) > ratios[0]
+    assert jigsaw.arrangement_ratios(tiles, 4, 4, hole, [laid])[0] == pytest.approx(got.seam_ratio)
 
 
 def test_beam_finds_the_cheapest_arrangement_of_a_tiny_board() -> None:

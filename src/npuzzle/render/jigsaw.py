@@ -994,20 +994,21 @@ def _typical_seam(lr: np.ndarray, tb: np.ndarray) -> float:
     return float(np.median(np.concatenate([lr[apart], tb[apart]]))) or 1.0
 
 
-def arrangement_costs(
+def arrangement_ratios(
     tiles: np.ndarray, width: int, height: int, hole: int, arrangements: Sequence[Sequence[int]], gradient: bool = False
 ) -> list[float]:
-    """The seam cost of each of ``arrangements`` of ``tiles`` (as :func:`assemble` takes them, screenshot cell
-    ``hole`` left out), in typical seams (:func:`_typical_seam`): each lists, per home cell, the screenshot
-    cell of the piece laid there, -1 at the hole's home. Arrangements a reader proposes, weighed as
-    :func:`assemble` weighs its own."""
+    """The seam ratio of each of ``arrangements`` of ``tiles`` (as :func:`assemble` takes them, screenshot cell
+    ``hole`` left out): its mean seam cost in typical seams (:func:`_typical_seam`), as an :class:`Assembly`'s
+    ``seam_ratio``. Each lists, per home cell, the screenshot cell of the piece laid there, -1 at the hole's
+    home. Arrangements a reader proposes, weighed as :func:`assemble` weighs its own."""
     import numpy as np
 
     lr, tb = _piece_seam_costs(tiles if tiles.ndim == 5 else tiles[None], hole, gradient)
     piece = {cell: index for index, cell in enumerate(c for c in range(width * height) if c != hole)}
-    laid = np.array([[piece[cell] if cell >= 0 else -1 for cell in row] for row in arrangements], dtype=np.int64)
+    laid = [[piece[cell] if cell >= 0 else -1 for cell in arrangement] for arrangement in arrangements]
+    totals = _totals(np.array(laid, dtype=np.int64), lr, tb, width, height)
     scale = _typical_seam(lr, tb)
-    return [float(total) / scale for total in _totals(laid, lr, tb, width, height)]
+    return [float(total) / max(1, len(_seams(row, width, height))) / scale for total, row in zip(totals, laid, strict=True)]
 
 
 def assemble(

@@ -1052,7 +1052,7 @@ def _best_home_inside(image: PILImage.Image, reading: ScreenshotReading) -> tupl
     seam (a home inside leaves out four, a corner two), as :func:`_best_other_corner` weighs them."""
     import numpy as np
 
-    from .jigsaw import arrangement_costs
+    from .jigsaw import arrangement_ratios
 
     grid = reading.grid
     assert grid is not None
@@ -1071,26 +1071,14 @@ def _best_home_inside(image: PILImage.Image, reading: ScreenshotReading) -> tupl
         moved = list(laid)
         moved[reading.missing], moved[home] = laid[home], -1
         arrangements.append(moved)
-    seams = np.array([_seams_laid(arrangement, width, height) for arrangement in arrangements])
     cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
     gains = []
     for gradient in (False, True):
-        costs = arrangement_costs(cuts, width, height, reading.blank_cell, arrangements, gradient)
-        per_seam = np.array(costs) / seams
-        gains.append((per_seam[0] - per_seam[1:]) * _seam_count(width, height))
+        ratios = np.array(arrangement_ratios(cuts, width, height, reading.blank_cell, arrangements, gradient))
+        gains.append((ratios[0] - ratios[1:]) * _seam_count(width, height))
     both = np.minimum(*gains)
     best = int(np.argmax(both))
     return homes[best], float(both[best])
-
-
-def _seams_laid(arrangement: list[int], width: int, height: int) -> int:
-    """The seams between the pieces of ``arrangement`` (per home cell, -1 at the hole's home)."""
-    count = 0
-    for cell, piece in enumerate(arrangement):
-        if piece >= 0:
-            right, below = cell + 1, cell + width
-            count += (right % width != 0 and arrangement[right] >= 0) + (below < len(arrangement) and arrangement[below] >= 0)
-    return count
 
 
 HOME_INSIDE = 0.4  # typical seams by which a home inside must fit better to refuse the bottom-right assumed ...
