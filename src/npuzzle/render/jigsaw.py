@@ -408,8 +408,7 @@ def best_seams(tiles: np.ndarray) -> np.ndarray:
     import numpy as np
 
     lr, tb = seam_costs(tiles)
-    off = ~np.eye(len(tiles), dtype=bool)
-    typical = float(np.median(np.concatenate([lr[off], tb[off]]))) or 1.0
+    typical = _typical_seam(lr, tb)
     best = np.minimum.reduce([lr.min(axis=1), lr.min(axis=0), tb.min(axis=1), tb.min(axis=0)])  # (diagonal FORBIDDEN)
     return best / typical  # type: ignore[no-any-return]
 
