@@ -603,6 +603,32 @@ def test_a_corner_switch_stops_weighing_at_the_first_corner_that_refuses_it(monk
     assert not vision._corner_wins(shot.image, switched)
 
 
+def test_a_top_left_home_that_only_moves_the_corner_piece_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dev 189 of "picture, no reference" (a 6x5 whose missing piece belongs bottom-right): refused with the home
+    bottom-right (five pieces inside in doubt), then read with it top-left, every piece where the refused reading
+    laid it but the top-left one, moved to the bottom-right, whose seams fit a little better there: wrong, with
+    exit 0. A switch that explains nothing but its corner piece leaves the refusal standing; one that lays the
+    other pieces anew (a blank-first game's, read bottom-right, is shifted round the missing corner) is taken."""
+    from npuzzle.render import vision
+
+    assumed_tiles = (7, 2, 5, 1, 8, 3, 4, 6, 0)
+    assumed = ScreenshotReading(Board(assumed_tiles, 3, 3), blank_at(3, 3, 8), (1.0,) * 9, 8, ambiguous=((1, 2),))
+    refusal = vision.PictureReassemblyError("another arrangement fits almost as well", assumed)
+    corner_moved = tuple(9 if label == 1 else label for label in assumed_tiles)
+    shifted = (8, 3, 6, 2, 9, 4, 5, 7, 0)
+    monkeypatch.setattr(vision, "_corner_wins", lambda image, reading: True)
+    image = Image.new("RGB", (30, 30))
+    for switched_tiles, taken in ((corner_moved, False), (shifted, True)):
+        switched = ScreenshotReading(Board(switched_tiles, 3, 3), blank_at(3, 3, 0), (1.0,) * 9, 0)
+        assert vision._only_the_corner_piece_moved(assumed, switched) is not taken
+        if taken:
+            assert vision._read_with_the_home_top_left(image, lambda home, switched=switched: switched, refusal) is switched
+        else:
+            with pytest.raises(vision.PictureReassemblyError) as refused:
+                vision._read_with_the_home_top_left(image, lambda home, switched=switched: switched, refusal)
+            assert refused.value is refusal
+
+
 def test_no_preview_no_preview_reading() -> None:
     """Without a preview no box stands in for one (the window's text and buttons are unlike the board)."""
     from npuzzle.render.vision import _layouts, _read_with_preview

@@ -1156,7 +1156,27 @@ def _read_with_the_home_top_left(
     # boards read right this way fitted 0.67-0.74 better than any other corner
     if not _corner_wins(image, reading):
         raise refusal
+    # the switch must explain more than its corner piece: dev 189 of "picture, no reference" (a 6x5, home
+    # bottom-right) was refused bottom-right, another arrangement of five pieces inside fitting almost as well, and
+    # read with every piece where that reading laid it but the flag's stars, moved from the top-left corner to the
+    # bottom-right (0.52 typical seams better there), wrong, with exit 0; a board whose home is top-left read
+    # bottom-right lays more than that piece elsewhere (its pieces shift round the missing corner)
+    if _only_the_corner_piece_moved(refusal.reading, reading):
+        raise refusal
     return reading
+
+
+def _only_the_corner_piece_moved(assumed: ScreenshotReading | None, switched: ScreenshotReading) -> bool:
+    """Whether ``switched``, a board read with the missing piece's home top-left, lays every piece where
+    ``assumed`` (the same board read with the home bottom-right) laid it, but the one laid top-left, which it lays
+    bottom-right instead."""
+    if assumed is None or assumed.kind != "picture" or assumed.blank_cell != switched.blank_cell:
+        return False
+    before, after = assumed.board.tiles, switched.board.tiles
+    if len(before) != len(after):
+        return False
+    moved = [cell for cell, (was, now) in enumerate(zip(before, after, strict=True)) if was != now]
+    return len(moved) == 1 and before[moved[0]] == 1 and after[moved[0]] == len(after)
 
 
 def _corner_wins(image: PILImage.Image, reading: ScreenshotReading) -> bool:
