@@ -624,9 +624,9 @@ def test_a_top_left_home_that_only_moves_the_corner_piece_is_not_taken(monkeypat
         if taken:
             assert vision._read_with_the_home_top_left(image, lambda home, switched=switched: switched, refusal) is switched
         else:
-            with pytest.raises(vision.PictureReassemblyError) as refused:
+            with pytest.raises(vision.PictureReassemblyError, match="every other piece reads the same") as refused:
                 vision._read_with_the_home_top_left(image, lambda home, switched=switched: switched, refusal)
-            assert refused.value is refusal
+            assert refused.value.reading is assumed and "--hole-home" in str(refused.value)
 
 
 def test_no_preview_no_preview_reading() -> None:

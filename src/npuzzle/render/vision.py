@@ -1162,7 +1162,12 @@ def _read_with_the_home_top_left(
     # bottom-right (0.52 typical seams better there), wrong, with exit 0; a board whose home is top-left read
     # bottom-right lays more than that piece elsewhere (its pieces shift round the missing corner)
     if _only_the_corner_piece_moved(refusal.reading, reading):
-        raise refusal
+        raise PictureReassemblyError(
+            "the tiles' seams do not tell whether the missing piece belongs at the bottom-right (assumed), where "
+            "the board was not read with confidence, or at the top-left: every other piece reads the same either "
+            "way; give --hole-home if you know where it belongs, or the original picture with --reference",
+            refusal.reading,
+        ) from refusal
     return reading
 
 
@@ -2096,6 +2101,7 @@ def _read_picture_on(
     refined = refine_grid(image, grid)  # tiles are compared at their very edges: refined to the pixel first
     if not size_given:  # refined, a grid can show tiles beyond it that its rough lines hid (dev seed 28)
         refined = _grown_while_tiles_go_on(memo, refined, refine=True)
+        refined = _grown_to_the_hole(memo, refined)
     refined = content_grid(image, snapped_grid(image, refined))  # uneven gaps followed; a shadowed gap left out
     refused: PictureReassemblyError | None = None
     try:
@@ -2191,8 +2197,8 @@ def _sure_reading_among(
     memo: _PictureMemo, grids: Iterable[Grid], tried: list[Grid], hole_home: int | str | None, cells: int
 ) -> ScreenshotReading | None:
     """The first reading of ``grids`` (those not in ``tried``, each then added to it) that both seam measures
-    are sure of by the full :data:`MIN_MARGIN` and whose cells hold one tile each, reading at most ``cells``
-    cells in all; None when there is none."""
+    are sure of by the full :data:`MIN_MARGIN` (holding on the recuts under :data:`LONE_MARGIN`) and whose
+    cells hold one tile each, reading at most ``cells`` cells in all; None when there is none."""
     budget = cells
     for grid in grids:
         # (a board with too few seams, a 2x2, is never read without its size: it would only spend cells)
@@ -2202,7 +2208,12 @@ def _sure_reading_among(
         if budget < 0:
             break
         tried.append(grid)
-        witnessed = _witnessed_on(memo, grid, hole_home, margin=MIN_MARGIN)
+        # an outline cut evenly or a step map's lines are a guess at the grid: a reading on it that either
+        # measure puts less than LONE_MARGIN ahead must hold on the recuts. Dev 187 of "picture, no reference",
+        # a 5x4 with 8 px gaps read on its outline cut evenly, came back wrong with exit 0, 0.33 and 0.26 ahead
+        # (its bottom row of dark uniform tiles slid a cell along, the plain piece above its start laid at its
+        # end); recut a pixel or two, neither measure puts it first
+        witnessed = _witnessed_on(memo, grid, hole_home, margin=MIN_MARGIN, hold_below=LONE_MARGIN)
         if witnessed is not None and not _holds_smaller_tiles(memo, grid, hole_home):
             return witnessed
     return None
@@ -2303,12 +2314,33 @@ def _grown_while_tiles_go_on(memo: _PictureMemo, grid: Grid, refine: bool, cappe
     return grid
 
 
+def _grown_to_the_hole(memo: _PictureMemo, grid: Grid) -> Grid:
+    """``grid`` grown by the row or column beyond it that holds the hole, when none of its own cells is flat
+    enough to be the hole (:meth:`_PictureMemo.has_no_hole`): such a grid is not all of the board, whatever its
+    other cells look like. Grown where the cells beyond look like tiles by the lower bar that doubts a reading
+    (:data:`GRID_GOES_ON_DOUBT`, placed every way a pitch a few pixels off could have missed them), and kept only
+    if the grown grid has a cell for the hole. Dev seed 173 of "picture, no reference", a 5x5 whose hole, top-left,
+    shows the window's background: located as its lower 5x4, the top row's four tiles scored under the bar to
+    grow by (their upper median 0.33 against 0.4: the hole and the background beside it are one), and the
+    board was refused as having no hole."""
+    from .locate import grid_grown, refine_grid
+
+    if not memo.has_no_hole(grid) or max(grid.width, grid.height) >= MAX_SIDE:
+        return grid
+    side = memo.goes_on(grid, GRID_GOES_ON_DOUBT, loose=True)
+    if side is None:
+        return grid
+    grown = refine_grid(memo.image, grid_grown(grid, side))
+    return grid if memo.has_no_hole(grown) else grown
+
+
 def _witnessed_on(
     memo: _PictureMemo,
     grid: Grid,
     hole_home: int | str | None,
     size_given: bool = False,
     margin: float = WITNESS_MARGIN,
+    hold_below: float | None = None,
 ) -> ScreenshotReading | None:
     """A reading of ``grid`` that two seam measures agree on, or None: the prediction measure's best
     arrangement at least ``margin`` ahead (:data:`MIN_MARGIN` on grids trusted less), the same arrangement
@@ -2325,7 +2357,8 @@ def _witnessed_on(
     (relative margins 1.17 and 1.03) was only 0.106 ahead under the gradient measure. With a ``margin``
     under :data:`MIN_MARGIN`, a reading that either measure puts less than :data:`MIN_MARGIN` ahead must
     still come first under one measure or the other on the grid recut a pixel or two each way
-    (:func:`_steady_on_recuts`)."""
+    (:func:`_steady_on_recuts`); with ``hold_below``, one that either puts less than that ahead, whatever
+    ``margin``."""
     width, height = grid.width, grid.height
     missing = parse_hole_home(hole_home, width, height)
     if (grid, False) not in memo.assemblies and memo.has_no_hole(grid):
@@ -2345,12 +2378,14 @@ def _witnessed_on(
         second = WITNESS_SECOND
     if _picture_causes(memo, grid, graded, size_given, second):
         return None
-    # a reading both measures put MIN_MARGIN ahead is one _sure_reading_among takes as it is; only a narrower
-    # one must hold on the recuts (fresh 59012, a 4x4 with 5 px gaps read right 0.37 ahead under both: cells
-    # grown 2 px took the gaps in and tipped the order)
+    # a reading both measures put MIN_MARGIN ahead is one _sure_reading_among takes as it is on its own
+    # grids; only a narrower one must hold on the recuts (fresh 59012, a 4x4 with 5 px gaps read right 0.37
+    # ahead under both: cells grown 2 px took the gaps in and tipped the order)
     # (every other check was passed above: only the margins tell a narrow reading)
-    narrow = min(plain[0].margin, graded[0].margin) < MIN_MARGIN * _margin_scale(width, height)
-    if margin < MIN_MARGIN and narrow and not _steady_on_recuts(memo, grid, missing, plain[0]):
+    if hold_below is None:
+        hold_below = MIN_MARGIN if margin < MIN_MARGIN else 0.0
+    narrow = min(plain[0].margin, graded[0].margin) < hold_below * _margin_scale(width, height)
+    if narrow and not _steady_on_recuts(memo, grid, missing, plain[0]):
         return None
     # each cell as sure as the surer measure makes it (the one that vouched puts every rival 0.25 behind)
     confidence = tuple(max(a, b) for a, b in zip(plain[0].confidence, graded[0].confidence, strict=True))
