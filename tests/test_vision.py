@@ -629,6 +629,45 @@ def test_a_top_left_home_that_only_moves_the_corner_piece_is_not_taken(monkeypat
             assert refused.value.reading is assumed and "--hole-home" in str(refused.value)
 
 
+def test_a_grid_with_no_cell_for_the_hole_is_grown_by_the_row_that_holds_it() -> None:
+    """Dev 173 of "picture, no reference": a 5x5 whose hole, top-left, shows the window's background, located
+    as its lower 5x4 (the top row's tiles score under the bar to grow by, the hole and the background beside it
+    being one). No cell of that grid can be the hole, so it is not all of the board: grown by the top row, its
+    cells are the board's to a pixel. A grid that has the hole is left as it is."""
+    from npuzzle.render import vision
+    from npuzzle.render.locate import refine_grid
+
+    shot = game_screenshot(random_style(173, kind="picture", missing_bottom_right=True))
+    memo = vision._PictureMemo(shot.image)
+    grids, _ = vision._layouts(shot.image, None, None, False)
+    located = vision._grown_while_tiles_go_on(memo, refine_grid(shot.image, grids[0]), refine=True)
+    assert (located.width, located.height) == (5, 4) and memo.has_no_hole(located)
+    grown = vision._grown_to_the_hole(memo, located)
+    assert (grown.width, grown.height) == (5, 5) and not memo.has_no_hole(grown)
+    for found, true in zip(grown.cell_boxes(), shot.cells, strict=True):
+        assert max(abs(a - b) for a, b in zip(found, true, strict=True)) < 2.0
+    assert vision._grown_to_the_hole(memo, grown) == grown
+
+
+def test_a_reading_on_a_guessed_grid_just_past_the_margin_must_hold_on_recuts() -> None:
+    """Dev 187 of "picture, no reference", a 5x4 with 8 px gaps, read on its outline cut evenly: both measures put
+    a wrong board first (its bottom row of dark uniform tiles slid a cell along, 0.33 and 0.26 ahead, past
+    MIN_MARGIN), and it came back with exit 0. Recut a pixel or two, neither measure puts it first: held to the
+    recuts under LONE_MARGIN, as readings on a guessed grid are, it is not vouched for."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(187, kind="picture", missing_bottom_right=True))
+    memo = vision._PictureMemo(shot.image)
+    vouched = 0
+    for outline in vision._outlines(shot.image, memo.seams()):
+        loose = vision._witnessed_on(memo, outline, None, margin=vision.MIN_MARGIN, hold_below=None)
+        if loose is not None:
+            vouched += 1
+            assert (loose.board, loose.goal) != (shot.board, shot.goal)
+            assert vision._witnessed_on(memo, outline, None, margin=vision.MIN_MARGIN, hold_below=vision.LONE_MARGIN) is None
+    assert vouched
+
+
 def test_no_preview_no_preview_reading() -> None:
     """Without a preview no box stands in for one (the window's text and buttons are unlike the board)."""
     from npuzzle.render.vision import _layouts, _read_with_preview
