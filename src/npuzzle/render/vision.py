@@ -1145,7 +1145,8 @@ def _read_with_the_home_top_left(
     the board read with it top-left, as blank-first games have it, if that reading passes every check and
     fits better than any other corner by ``HOME_SWITCH`` (:func:`_corner_wins`); else ``refusal`` stands. Such boards
     read with the wrong home fit poorly, so were mostly refused (fresh 45000-45046 with the home top-left:
-    25 of 33 refused)."""
+    25 of 33 refused). A reading that differs from the refused one only by its corner piece
+    (:func:`_only_the_corner_piece_moved`) is refused as not telling the two corners apart."""
     _say("trying the missing piece at the top-left")
     try:
         reading = read_seams("top-left")
