@@ -2379,9 +2379,9 @@ def _witnessed_on(
         second = WITNESS_SECOND
     if _picture_causes(memo, grid, graded, size_given, second):
         return None
-    # a reading both measures put MIN_MARGIN ahead is one _sure_reading_among takes as it is on its own
-    # grids; only a narrower one must hold on the recuts (fresh 59012, a 4x4 with 5 px gaps read right 0.37
-    # ahead under both: cells grown 2 px took the gaps in and tipped the order)
+    # a reading both measures put MIN_MARGIN ahead is taken as it is on a located grid; only a narrower one
+    # must hold on the recuts (fresh 59012, a 4x4 with 5 px gaps read right 0.37 ahead under both: cells grown
+    # 2 px took the gaps in and tipped the order); on a guessed grid _sure_reading_among asks more (hold_below)
     # (every other check was passed above: only the margins tell a narrow reading)
     if hold_below is None:
         hold_below = MIN_MARGIN if margin < MIN_MARGIN else 0.0
