@@ -48,6 +48,11 @@ MAX_PEAKS = 24  # strongest candidate lines kept per axis
 SEAM_STEP = 12  # 0..255 units: a step across a boundary must exceed the changes beside it by this much
 CELL_BAR = 0.4  # a cell counts for a grid when more than this share of its sides are steps
 ALTERNATIVE_SHARE = 0.5  # locate_grids offers other sizes scoring at least this share of the best
+# a grid whose tiles hold, on both axes, a line across all of it this strong beside its sides' (median) is
+# a repeating pattern's (checks filling a hole, a texture), not the board: on the boards located in dev seeds
+# 0-39 of six styles the most was 0.67, against 0.9-1.0 for the checks and textures taken for boards
+PATTERN_INNER_LINES = 0.85
+PATTERN_FLAT_CELLS = 0.6  # ... so is a grid this share of whose cells are flat (checks, each a cell)
 
 
 class GridNotFoundError(PictureError):
@@ -451,8 +456,105 @@ def _score_grids(pixels: np.ndarray, width: int | None, height: int | None) -> l
     scored: list[tuple[float, Grid]] = []
     if grids:
         totals = _grids_score(seams, grids)
-        scored = [(float(total), grid) for total, grid in zip(totals, grids, strict=True)]
+        scored = _without_patterns(pixels, seams, [(float(t), g) for t, g in zip(totals, grids, strict=True)])
     return scored
+
+
+def _without_patterns(
+    pixels: np.ndarray, seams: tuple[np.ndarray, np.ndarray], scored: list[tuple[float, Grid]]
+) -> list[tuple[float, Grid]]:
+    """``scored`` less the grids of a repeating pattern (:func:`_repeats_a_pattern`, or
+    :data:`PATTERN_FLAT_CELLS` of their cells flat). Checks filling a hole make grids whose every cell is a
+    perfect tile, many of them: a 3x3's hole of 8x8 checks was located as an 8x8 (dev "hard looks" 59058),
+    another's as a 3x8 of checks three by two (59037). Grids are looked at best first, until
+    :data:`CANDIDATE_SOURCES` are kept and the rest score under :data:`ALTERNATIVE_SHARE` of the best kept:
+    no caller takes one further down (thousands score above 0 on a busy screenshot)."""
+    flat = _FlatCells(pixels)
+    dropped: set[int] = set()
+    kept = 0
+    best = 0.0
+    for index in sorted(range(len(scored)), key=lambda i: -scored[i][0]):
+        score, grid = scored[index]
+        if score <= 0 or (kept >= CANDIDATE_SOURCES and score < ALTERNATIVE_SHARE * best):
+            break
+        if flat.share(grid) >= PATTERN_FLAT_CELLS or _repeats_a_pattern(seams, grid):
+            dropped.add(index)
+        else:
+            best = best if kept else score
+            kept += 1
+    return [sg for index, sg in enumerate(scored) if index not in dropped]
+
+
+def _repeats_a_pattern(seams: tuple[np.ndarray, np.ndarray], grid: Grid) -> bool:
+    """Whether ``grid``'s tiles hold, on both axes, lines across the whole grid as strong as their sides
+    (:data:`PATTERN_INNER_LINES`): a board's tiles, shuffled, break every line of the picture at their sides."""
+    vertical, horizontal = seams
+    x0, y0, x1, y1 = grid.box
+    return (_inner_line_share(vertical, grid.columns, y0, y1) >= PATTERN_INNER_LINES
+            and _inner_line_share(horizontal, grid.rows, x0, x1) >= PATTERN_INNER_LINES)  # fmt: skip
+
+
+def _inner_line_share(cum: np.ndarray, axis: Axis, lo: float, hi: float) -> float:
+    """Over ``lo..hi`` on the other axis, the median over ``axis``'s tiles of the strongest step line inside
+    a tile (15% in from its sides, past a bevel) as a share of the median of the tiles' sides' strengths."""
+    import numpy as np
+
+    a, b = max(0, round(lo)), min(cum.shape[0] - 1, round(hi))
+    if b <= a:
+        return 0.0
+    profile = (cum[b] - cum[a]) / (b - a)
+    n = len(profile)
+
+    def strongest(x0: float, x1: float) -> float:
+        i0, i1 = max(0, math.ceil(x0)), min(n, math.floor(x1) + 1)
+        return float(profile[i0:i1].max()) if i1 > i0 else 0.0
+
+    sides: list[float] = []
+    inner: list[float] = []
+    for j in range(axis.count):
+        start, end = axis.span(j)
+        sides += [strongest(start - 1.5, start + 1.5), strongest(end - 1.5, end + 1.5)]
+        inset = 0.15 * (end - start)
+        inner.append(strongest(start + inset, end - inset))
+    return float(np.median(inner)) / max(float(np.median(sides)), 1e-6)
+
+
+class _FlatCells:
+    """Which cells of a grid are flat: their middle (15% in from each side) spreads in colour by less than
+    :data:`HOLE_FLAT` (RMS, as :func:`_rms_spread`), from summed-area tables of the screenshot at half size
+    (made when first asked)."""
+
+    def __init__(self, pixels: np.ndarray) -> None:
+        self._pixels = pixels
+        self._tables: tuple[np.ndarray, np.ndarray] | None = None
+
+    def share(self, grid: Grid) -> float:
+        """The share of ``grid``'s cells that are flat."""
+        import numpy as np
+
+        if self._tables is None:
+            half = self._pixels[::2, ::2, :3].astype(np.int64)
+            sums = np.zeros((half.shape[0] + 1, half.shape[1] + 1, 3), dtype=np.int64)
+            squares = np.zeros_like(sums)
+            sums[1:, 1:] = half.cumsum(0).cumsum(1)
+            squares[1:, 1:] = (half * half).cumsum(0).cumsum(1)
+            self._tables = sums, squares
+        sums, squares = self._tables
+        h, w = sums.shape[0] - 1, sums.shape[1] - 1
+        x0, y0, x1, y1 = np.array(grid.cell_boxes(), dtype=np.float64).T / 2
+        ix, iy = 0.15 * (x1 - x0), 0.15 * (y1 - y0)
+        xa, xb = (np.clip(np.rint(v), 0, w).astype(np.int64) for v in (x0 + ix, x1 - ix))
+        ya, yb = (np.clip(np.rint(v), 0, h).astype(np.int64) for v in (y0 + iy, y1 - iy))
+        xb, yb = np.maximum(xb, xa), np.maximum(yb, ya)
+        area = (xb - xa) * (yb - ya)
+
+        def total(table: np.ndarray) -> np.ndarray:
+            return table[yb, xb] - table[ya, xb] - table[yb, xa] + table[ya, xa]  # type: ignore[no-any-return]
+
+        count = np.maximum(1, area)[:, None]
+        mean = total(sums) / count
+        variance = np.maximum(0.0, total(squares) / count - mean * mean).mean(axis=1)
+        return float(np.mean((np.sqrt(variance) < HOLE_FLAT) & (area > 0)))
 
 
 def _best_per_size(scored: list[tuple[float, Grid]]) -> list[tuple[float, Grid]]:
