@@ -17,6 +17,7 @@ from npuzzle.render.locate import (
     _seam_maps,
     locate_grids,
 )
+from npuzzle.render.vision import read_screenshot
 from screenshots import game_screenshot, random_style
 
 
@@ -90,3 +91,14 @@ def test_flat_cell_shares_match_a_cell_by_cell_count(seed: int) -> None:
             flat.append(cell.size > 0 and _rms_spread(cell) < HOLE_FLAT)
         assert _FlatCells(pixels).share(grid) == pytest.approx(np.mean(flat))
 
+
+
+def test_a_board_located_only_as_its_texture_is_read_with_a_reference_on_its_outline() -> None:
+    # dev 29 of "picture, with reference": a 3x3 of 33 px terrain tiles whose only grids located are a few cells
+    # of the texture, left out as a pattern; with no grid, the reference reader fits the board's outline
+    style = random_style(29, kind="picture", missing_bottom_right=False)
+    shot = game_screenshot(style)
+    with pytest.raises(GridNotFoundError):
+        locate_grids(shot.image)
+    reading = read_screenshot(shot.image, reference=shot.reference)
+    assert (reading.board, reading.goal) == (shot.board, shot.goal)

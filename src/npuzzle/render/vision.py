@@ -672,15 +672,17 @@ def _layouts(
     width: int | None,
     height: int | None,
     exact: bool,
-    outlines: bool = False,
     board: tuple[float, float, float, float] | None = None,
 ) -> tuple[list[Grid], GridNotFoundError | None]:
     """Where the cells may be: the grid located in ``image`` and, when the size is known, the even split of
     the whole image (``exact``: the image is known to be cropped to the board, so only the even split). When
-    no grid is located, with ``outlines``, the board's outlines cut evenly (:func:`_outlines`). ``board``:
-    ``(x, y, width, height)`` in ``image`` of the place the user gave for the board (a crop, ``image`` being
-    it with a little of the screenshot round it): the even split is of it, and a grid taking in less than
-    :data:`CROP_COVER` of it is a part of the picture, not the board."""
+    no grid is located, the board's outlines cut evenly (:func:`_outlines`), for a reader with a reference
+    too, which grows and shrinks them to fit it: dev 29 of "picture, with reference", a 3x3 of 33 px tiles,
+    is located only as a few cells' worth of its picture's texture, which
+    :func:`~npuzzle.render.locate.locate_grids` leaves out as a pattern. ``board``: ``(x, y, width,
+    height)`` in ``image`` of the place the user gave for the board (a crop, ``image`` being it with a little
+    of the screenshot round it): the even split is of it, and a grid taking in less than :data:`CROP_COVER`
+    of it is a part of the picture, not the board."""
     grids: list[Grid] = []
     problem = None
     if width is not None and height is not None:
@@ -718,12 +720,11 @@ def _layouts(
             grids[:0] = located
         except GridNotFoundError as exc:
             problem = exc
-            if outlines:
-                grids.extend(
-                    g for g in _outlines(image)
-                    if (width is None or (g.width, g.height) == (width, height))
-                    and (board is None or _cover(g, board) >= CROP_COVER)
-                )
+            grids.extend(
+                g for g in _outlines(image)
+                if (width is None or (g.width, g.height) == (width, height))
+                and (board is None or _cover(g, board) >= CROP_COVER)
+            )
     return grids, problem
 
 
@@ -882,7 +883,7 @@ def _read_screenshot(
         offset = (x0, y0)
         board = (float(x - x0), float(y - y0), float(w), float(h))
     _say("looking for the grid of tiles")
-    grids, problem = _layouts(image, width, height, exact, outlines=reference is None, board=board)
+    grids, problem = _layouts(image, width, height, exact, board=board)
     _check_time()
     if not grids:
         assert problem is not None
@@ -1541,7 +1542,7 @@ def _read_as_if_no_size(
     sure and of the size given; else ``refusal`` is raised. Given the size, the reader locates one grid of
     that size, and it can be a few pixels off or elsewhere where the free reading finds the board (dev seeds
     0-199: 19 boards read without the size were refused with it)."""
-    grids, problem = _layouts(image, None, None, False, outlines=True, board=board)
+    grids, problem = _layouts(image, None, None, False, board=board)
     if not grids:
         raise refusal
     try:
