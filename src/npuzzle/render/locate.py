@@ -52,7 +52,7 @@ ALTERNATIVE_SHARE = 0.5  # locate_grids offers other sizes scoring at least this
 # a repeating pattern's (checks filling a hole, a texture), not the board: on the boards located in dev seeds
 # 0-39 of six styles the most was 0.67, against 0.9-1.0 for the checks and textures taken for boards
 PATTERN_INNER_LINES = 0.85
-PATTERN_FLAT_CELLS = 0.6  # ... so is a grid this share of whose cells are flat (checks, each a cell)
+PATTERN_FLAT_CELLS = 0.6  # ... or one this share of whose cells are flat (checks, a check a cell; those boards: 0.46)
 
 
 class GridNotFoundError(PictureError):
