@@ -2825,9 +2825,9 @@ def _sure_with_few_buddies(memo: _PictureMemo, grid: Grid, best: Assembly) -> bo
     and it holds on the grid's recuts (:func:`_steady_on_recuts`). Pieces of a smooth or busy picture have
     several near-equal matches, so few seams join mutual best ones even where the arrangement is plain: on
     dev 0-199 of "picture, no reference", 22 (a 4x4, 46%, 0.40 and 0.56 ahead) and 63 (a 6x6, 47%, 0.65 and
-    0.88 ahead) were refused for that alone. The wrong arrangements refused for that alone on the 320 boards
-    of dev "picture, no reference" 0-199, "game looks" and "hard looks" 59000-59059 were at most 0.23 ahead
-    under one measure or the other (63, on other grids)."""
+    0.88 ahead) were refused for that alone. Of the arrangements refused for that alone on 460 boards (dev
+    "picture, no reference" 0-199 and fresh 60040-60099, "game looks" 59000-59099, "hard looks"
+    59000-59059), the four wrong ones were at most 0.23 ahead under the measure that favoured them less."""
     if best.buddies < SURE_BUDDIES:
         return False
     scale = _margin_scale(grid.width, grid.height)
