@@ -451,7 +451,9 @@ def _score_grids(pixels: np.ndarray, width: int | None, height: int | None) -> l
     for cols, rows in pairs:
         for c in _variants(cols, width):
             for r in _variants(rows, height):
-                if 0.5 <= c.tile / r.tile <= 2.0:
+                # a variant one tile longer may run past the screenshot's edge (held-out 61226: a 6x6 by a
+                # window's bottom offered as a 7x8 reaching 170 px below it)
+                if 0.5 <= c.tile / r.tile <= 2.0 and c.end <= w_px + 1 and r.end <= h_px + 1:
                     grids.append(Grid(c, r))
     scored: list[tuple[float, Grid]] = []
     if grids:

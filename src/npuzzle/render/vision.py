@@ -156,7 +156,10 @@ def cell_features(
         boxes = cell_boxes(image.width, image.height, width, height)
     for cell, (x0, y0, x1, y1) in enumerate(boxes):
         tx, ty = (x1 - x0) * trim, (y1 - y0) * trim
-        thumb = image.resize((side, side), Image.Resampling.BOX, box=(x0 + tx, y0 + ty, x1 - tx, y1 - ty))
+        # a cell past the screenshot's edge is read as far as it shows (it then matches nothing well)
+        left, top = min(max(0.0, x0 + tx), image.width - 1), min(max(0.0, y0 + ty), image.height - 1)
+        box = (left, top, max(left + 1, min(image.width, x1 - tx)), max(top + 1, min(image.height, y1 - ty)))
+        thumb = image.resize((side, side), Image.Resampling.BOX, box=box)
         out[cell] = np.asarray(thumb, dtype=np.float64).reshape(-1) / 255.0
     return out
 
