@@ -1,4 +1,6 @@
-"""No grid the locator offers runs past the image's edge, and a cell that does is read as far as it shows."""
+"""A screenshot cropped to the board itself (its tiles, or a pixel or two round them), given with no size and
+no ``crop``: the board reaches the image's edge, where no step between pixels can be read, so the reader frames
+the image first (``vision._framed``). And no grid the locator offers runs past the image's edge."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import pytest
 from PIL import Image
 
 from npuzzle.render import locate
-from npuzzle.render.vision import cell_features
+from npuzzle.render.vision import FRAME_PX, _framed, cell_features, read_screenshot
 from screenshots import game_screenshot, random_style
 
 
@@ -17,6 +19,35 @@ def _board_only(seed: int, with_reference: bool, pad: int = 0) -> tuple[Image.Im
     shot = game_screenshot(random_style(seed, kind="picture", missing_bottom_right=not with_reference))
     x, y, w, h = shot.box
     return shot.image.crop((x - pad, y - pad, x + w + pad, y + h + pad)), shot
+
+
+@pytest.mark.parametrize(("seed", "pad"), [(1, 0), (2, 0), (3, 2), (4, 2), (19, 0)])
+def test_a_board_cropped_to_its_tiles_is_read_with_a_reference(seed: int, pad: int) -> None:
+    # each refused before the frame (dev 0-39: 17 of 40 boards cut to their box read, 39 with it)
+    image, shot = _board_only(seed, True, pad)
+    reading = read_screenshot(image, reference=shot.reference)
+    assert reading.board == shot.board and reading.goal == shot.goal
+    assert reading.grid is not None
+    x0, y0, x1, y1 = reading.grid.box  # in the image's own pixels, on the tiles
+    assert max(abs(x0 - pad), abs(y0 - pad), abs(x1 - image.width + pad), abs(y1 - image.height + pad)) <= 3
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_board_cropped_to_its_tiles_is_read_without_a_reference(seed: int) -> None:
+    image, shot = _board_only(seed, False)
+    reading = read_screenshot(image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
+def test_the_frame_contrasts_with_the_edge_beside_it() -> None:
+    pixels = np.zeros((40, 60, 3), dtype=np.uint8)
+    pixels[:, 30:] = (230, 220, 200)  # left half black, right half light
+    framed = np.asarray(_framed(Image.fromarray(pixels)))
+    f = FRAME_PX
+    assert framed.shape == (40 + 2 * f, 60 + 2 * f, 3)
+    assert (framed[f:-f, f:-f] == pixels).all()  # the image itself untouched
+    assert (framed[f:-f, :f] == 255).all() and (framed[f:-f, -f:] == 0).all()  # beside black, white; beside light, black
+    assert (framed[:f, f + 5] == 255).all() and (framed[-f:, -f - 5] == 0).all()
 
 
 @pytest.mark.parametrize("seed", range(4))

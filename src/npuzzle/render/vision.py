@@ -354,10 +354,46 @@ def _check_time() -> None:
         )
 
 
-def _even_grid(image: PILImage.Image, width: int, height: int) -> Grid:
-    """The whole image cut evenly into ``width`` × ``height`` cells (a screenshot cropped to the board)."""
-    pw, ph = image.width / width, image.height / height
-    return Grid(Axis(0.0, pw, pw, width), Axis(0.0, ph, ph, height))
+def _even_grid(image: PILImage.Image, width: int, height: int, frame: int = 0) -> Grid:
+    """The whole image (within a ``frame`` px wide, :func:`_framed`) cut evenly into ``width`` × ``height``
+    cells (a screenshot cropped to the board)."""
+    pw, ph = (image.width - 2 * frame) / width, (image.height - 2 * frame) / height
+    return Grid(Axis(float(frame), pw, pw, width), Axis(float(frame), ph, ph, height))
+
+
+FRAME_PX = 4  # pixels of contrasting frame drawn round a screenshot before its grid is looked for (_framed)
+FRAME_SMOOTH = 15  # pixels along the image's edge over which the frame's colour is chosen
+
+
+def _framed(image: PILImage.Image) -> PILImage.Image:
+    """``image`` inside a :data:`FRAME_PX` wide frame, each frame pixel black or white, whichever stands
+    further (largest channel) from the image's edge beside it (smoothed over :data:`FRAME_SMOOTH` px along
+    the edge). Steps are read between pixels two apart and lines must run straight, so a board cropped to
+    its tiles (or a pixel or two round them) shows no outer sides: its grid lacked its first and last
+    lines and was located as a part of itself, or not at all. Dev seeds 0-39 of "picture, with reference"
+    cropped to their boards' boxes read 17 right of 40 and 39 with the frame; "picture, no reference" 0-19,
+    8 and 18. Too narrow to hold a cell (``MIN_TILE``): nothing located lies in it alone."""
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.asarray(image.convert("RGB"), dtype=np.float64)
+    h, w = pixels.shape[:2]
+    f = FRAME_PX
+    out = np.zeros((h + 2 * f, w + 2 * f, 3), dtype=np.uint8)
+    out[f : f + h, f : f + w] = pixels.astype(np.uint8)
+
+    def contrast(edge: np.ndarray) -> np.ndarray:  # (n, 3) edge pixels -> (n, 3) black or white beside each
+        kernel = np.ones(FRAME_SMOOTH) / FRAME_SMOOTH
+        padded = np.pad(edge, ((FRAME_SMOOTH // 2, FRAME_SMOOTH // 2), (0, 0)), mode="edge")
+        smooth = np.stack([np.convolve(padded[:, c], kernel, mode="valid") for c in range(3)], axis=1)
+        white = 255 - smooth.min(axis=1) > smooth.max(axis=1)
+        return np.where(white[:, None], 255, 0).astype(np.uint8).repeat(3, axis=1)
+
+    out[:f, f : f + w] = contrast(pixels[0])[None]
+    out[f + h :, f : f + w] = contrast(pixels[-1])[None]
+    out[f : f + h, :f] = contrast(pixels[:, 0])[:, None]
+    out[f : f + h, f + w :] = contrast(pixels[:, -1])[:, None]
+    return Image.fromarray(out)
 
 
 def _assignment_board(columns: np.ndarray, width: int, height: int) -> tuple[Board, Board, int, int]:
@@ -676,6 +712,7 @@ def _layouts(
     height: int | None,
     exact: bool,
     board: tuple[float, float, float, float] | None = None,
+    frame: int = 0,
 ) -> tuple[list[Grid], GridNotFoundError | None]:
     """Where the cells may be: the grid located in ``image`` and, when the size is known, the even split of
     the whole image (``exact``: the image is known to be cropped to the board, so only the even split). When
@@ -685,13 +722,13 @@ def _layouts(
     :func:`~npuzzle.render.locate.locate_grids` leaves out as a pattern. ``board``: ``(x, y, width,
     height)`` in ``image`` of the place the user gave for the board (a crop, ``image`` being it with a little
     of the screenshot round it): the even split is of it, and a grid taking in less than :data:`CROP_COVER`
-    of it is a part of the picture, not the board."""
+    of it is a part of the picture, not the board. ``frame``: the pixels of :func:`_framed`'s frame round
+    ``image``, left out of the even split."""
     grids: list[Grid] = []
     problem = None
     if width is not None and height is not None:
-        check_picture_size(image, width, height, "screenshot")
         if board is None:
-            even = _even_grid(image, width, height)
+            even = _even_grid(image, width, height, frame)
         else:
             bx, by, bw, bh = board
             even = Grid(Axis(bx, bw / width, bw / width, width), Axis(by, bh / height, bh / height, height))
@@ -885,8 +922,16 @@ def _read_screenshot(
         image = image.crop((x0, y0, min(image.width, x + w + pad), min(image.height, y + h + pad)))
         offset = (x0, y0)
         board = (float(x - x0), float(y - y0), float(w), float(h))
+    if width is not None and height is not None:
+        check_picture_size(image, width, height, "screenshot")
+    frame = 0 if exact else FRAME_PX
+    if frame:  # the board may reach the image's edge (a screenshot cropped to it): its sides must show
+        image = _framed(image)
+        offset = (offset[0] - frame, offset[1] - frame)
+        if board is not None:
+            board = (board[0] + frame, board[1] + frame, board[2], board[3])
     _say("looking for the grid of tiles")
-    grids, problem = _layouts(image, width, height, exact, board=board)
+    grids, problem = _layouts(image, width, height, exact, board=board, frame=frame)
     _check_time()
     if not grids:
         assert problem is not None
@@ -907,8 +952,14 @@ def _read_screenshot(
             raise refusal.numbers from None
         if blank_cell is not None:
             _check_blank_cell(reading, blank_cell)
-    if crop is not None and reading.grid is not None:
-        reading = replace(reading, grid=reading.grid.shifted(*offset))
+    if offset != (0, 0):  # back in the screenshot's own pixels
+        dx, dy = offset
+        preview = reading.preview
+        reading = replace(
+            reading,
+            grid=None if reading.grid is None else reading.grid.shifted(dx, dy),
+            preview=None if preview is None else (preview[0] + dx, preview[1] + dy, preview[2] + dx, preview[3] + dy),
+        )
     n = reading.board.width * reading.board.height
     unsure = reading.kind == "numbers" and min(reading.confidence) < MIN_CONFIDENCE  # OCR's own doubt
     if strict and (reading.ambiguous or unsure):
