@@ -42,6 +42,8 @@ reader was never tuned on; scikit-image's wheel carries a dozen in ``skimage/dat
 
 ``--crop``: each screenshot is read with the board's box (its tiles, no frame) and its size given, as a user
 does who follows a refusal's advice (``--crop X,Y,W,H --size WxH``); with ``--no-size`` too, the box alone.
+``--cut-to-board PAD``: each screenshot is first cut to the board's box and PAD pixels round it (0: its tiles
+alone, reaching the image's edges), as a user sends a board cropped by hand, and read with nothing given.
 """
 
 from __future__ import annotations
@@ -112,8 +114,10 @@ def _line(name: str, tally: dict[str, int], seconds: list[float], extra: str = "
 
 
 def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool = False, size: bool = True,
-        hard_look: str | None = None) -> None:
+        hard_look: str | None = None, cut_to_board: int | None = None) -> None:
     given_text = ("; box and size given" if size else "; box given") if crop else ""
+    if cut_to_board is not None:
+        given_text = f"; cut to the board's box and {cut_to_board} px round it"
     print(f"seeds {first_seed}..{first_seed + count - 1}{given_text}; load average before: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     for name in styles:
@@ -131,6 +135,11 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
                 preview=preview, looks=f"hard:{hard_look}" if looks == "hard" and hard_look else looks,
             )
             shot = game_screenshot(style)
+            image = shot.image
+            if cut_to_board is not None:
+                x, y, w, h = shot.box
+                pad = cut_to_board
+                image = image.crop((max(0, x - pad), max(0, y - pad), x + w + pad, y + h + pad))
             # the board's size as a key (``size`` is the argument: whether the size is given with --crop)
             board_size = f"{style.width}x{style.height}"
             size_tally, size_seconds = by_size.setdefault(board_size, ({"right": 0, "refused": 0, "wrong": 0}, []))
@@ -139,7 +148,7 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
                 given: dict[str, object] = {"crop": shot.box} if crop else {}
                 if crop and size:
                     given.update(width=style.width, height=style.height)
-                reading = read_screenshot(shot.image, reference=shot.reference if with_reference else None, **given)
+                reading = read_screenshot(image, reference=shot.reference if with_reference else None, **given)
             except PuzzleError as exc:
                 outcome = "refused"
                 refused.append(first_seed + k)
@@ -186,6 +195,8 @@ def main() -> None:
     parser.add_argument("--crop", action="store_true", help="read with the board's box and size given")
     parser.add_argument("--no-size", action="store_true", help="with --crop: the box alone, not the size")
     parser.add_argument("--hard-look", choices=HARD_LOOKS, help="the hard-looks styles with exactly this hard look")
+    parser.add_argument("--cut-to-board", type=int, metavar="PAD",
+                        help="read each screenshot cut to the board's box and PAD px round it, nothing given")
     args = parser.parse_args()
     if args.pictures is not None:
         files = sorted(p for p in args.pictures.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
@@ -194,7 +205,10 @@ def main() -> None:
         screenshots.SAMPLE_PICTURES = tuple(str(p) for p in files)
     if args.no_size and not args.crop:
         parser.error("--no-size goes with --crop")
-    run(args.count, args.style or list(STYLES), args.first_seed, args.crop, not args.no_size, args.hard_look)
+    if args.cut_to_board is not None and (args.crop or args.cut_to_board < 0):
+        parser.error("--cut-to-board takes a number of pixels (0 or more) and does not go with --crop")
+    run(args.count, args.style or list(STYLES), args.first_seed, args.crop, not args.no_size, args.hard_look,
+        args.cut_to_board)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,22 @@ def test_crop_gives_the_size_only_when_asked(size: bool, monkeypatch: pytest.Mon
     assert all(("width" in kw and "height" in kw) == size for kw in given)
 
 
+def test_cut_to_board_reads_the_board_alone_with_nothing_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = _bench()
+    seen: list[tuple[tuple[int, int], dict[str, object]]] = []
+
+    def read(image: object, reference: object = None, **kwargs: object) -> object:
+        seen.append((image.size, kwargs))  # type: ignore[attr-defined]
+        raise bench.PuzzleError("not read here")
+
+    monkeypatch.setattr(bench, "read_screenshot", read)
+    bench.run(2, ["picture, with reference"], cut_to_board=2)
+    boxes = [bench.game_screenshot(bench.random_style(bench.FIRST_SEED + k, kind="picture", missing_bottom_right=False)).box
+             for k in range(2)]
+    assert [size for size, _ in seen] == [(w + 4, h + 4) for _, _, w, h in boxes]
+    assert all(kwargs == {} for _, kwargs in seen)
+
+
 def test_game_looks_are_broken_down_by_decoration(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """The game looks' styles count each screenshot under each decoration it has, and every style names the
