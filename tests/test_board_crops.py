@@ -39,15 +39,27 @@ def test_a_board_cropped_to_its_tiles_is_read_without_a_reference(seed: int) -> 
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
-def test_the_frame_contrasts_with_the_edge_beside_it() -> None:
-    pixels = np.zeros((40, 60, 3), dtype=np.uint8)
-    pixels[:, 30:] = (230, 220, 200)  # left half black, right half light
-    framed = np.asarray(_framed(Image.fromarray(pixels)))
+def test_the_frame_contrasts_with_a_busy_edge_and_repeats_a_flat_one() -> None:
+    rng = np.random.default_rng(0)
+    pixels = rng.integers(0, 90, (40, 60, 3)).astype(np.uint8)  # dark and busy ...
+    pixels[:, 30:] += 150  # ... on the left, light and busy on the right
+    pixels[:10] = (20, 120, 40)  # a flat band along the top
+    framed = np.asarray(_framed(Image.fromarray(pixels)))  # type: ignore[arg-type]
     f = FRAME_PX
     assert framed.shape == (40 + 2 * f, 60 + 2 * f, 3)
     assert (framed[f:-f, f:-f] == pixels).all()  # the image itself untouched
-    assert (framed[f:-f, :f] == 255).all() and (framed[f:-f, -f:] == 0).all()  # beside black, white; beside light, black
-    assert (framed[:f, f + 5] == 255).all() and (framed[-f:, -f - 5] == 0).all()
+    assert (framed[f + 20 : -f, :f] == 255).all() and (framed[f + 20 : -f, -f:] == 0).all()
+    assert (framed[-f:, f + 5] == 255).all() and (framed[-f:, -f - 5] == 0).all()
+    assert (framed[:f, f:-f] == pixels[0]).all()  # beside the flat band: the band goes on
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_whole_window_is_not_framed_and_its_board_cut_out_is(seed: int) -> None:
+    shot = game_screenshot(random_style(seed, kind="picture"))
+    assert _framed(shot.image) is None  # its surround is flat: the located grids stay as they were
+    x, y, w, h = shot.box
+    assert _framed(shot.image.crop((x, y, x + w, y + h))) is not None
+    assert _framed(Image.new("RGB", (80, 60), (200, 30, 30))) is None
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -361,38 +361,61 @@ def _even_grid(image: PILImage.Image, width: int, height: int, frame: int = 0) -
     return Grid(Axis(float(frame), pw, pw, width), Axis(float(frame), ph, ph, height))
 
 
-FRAME_PX = 4  # pixels of contrasting frame drawn round a screenshot before its grid is looked for (_framed)
-FRAME_SMOOTH = 15  # pixels along the image's edge over which the frame's colour is chosen
+FRAME_PX = 4  # pixels of frame drawn round a screenshot cut to its board (_framed) ...
+FRAME_DEPTH = 6  # ... when the outer lines of this many pixels ...
+FRAME_STEP = 12.0  # ... step by more than this (0..255, any channel) from one pixel to the next along the edge ...
+FRAME_SMOOTH = 15  # ... at FRAME_BUSY of the pixels within this many along it (a picture or tiles reach there) ...
+FRAME_BUSY = 0.2
+FRAME_BOARD_SHARE = 0.1  # ... at this share of each of three sides or more (a window's title bar: one side)
 
 
-def _framed(image: PILImage.Image) -> PILImage.Image:
-    """``image`` inside a :data:`FRAME_PX` wide frame, each frame pixel black or white, whichever stands
-    further (largest channel) from the image's edge beside it (smoothed over :data:`FRAME_SMOOTH` px along
-    the edge). Steps are read between pixels two apart and lines must run straight, so a board cropped to
-    its tiles (or a pixel or two round them) shows no outer sides: its grid lacked its first and last
-    lines and was located as a part of itself, or not at all. Dev seeds 0-39 of "picture, with reference"
-    cropped to their boards' boxes read 17 right of 40 and 39 with the frame; "picture, no reference" 0-19,
-    8 and 18. Too narrow to hold a cell (``MIN_TILE``): nothing located lies in it alone."""
+def _framed(image: PILImage.Image) -> PILImage.Image | None:
+    """``image`` inside a :data:`FRAME_PX` wide frame if its tiles seem to reach its edge (a screenshot cut to
+    the board, or a pixel or two round it), else None. Steps are read between pixels two apart and lines must
+    run straight, so such a board shows no outer sides: its grid lacked its first and last lines and was
+    located as a part of itself, or not at all (dev seeds 0-39 of "picture, with reference" cut to their
+    boards' boxes read 17 right of 40, and 39 framed; "picture, no reference" 0-19, 8 and 18). The edge is
+    busy where the outer :data:`FRAME_DEPTH` lines step from pixel to pixel along it (a window's flat
+    surround does not, and its title bar's words touch one side at most); beside a busy stretch the frame is
+    black or white, whichever stands further (largest channel) from the edge, elsewhere it repeats the edge's
+    pixels. A whole-window screenshot is not framed (none of bench seeds 1000-1059 in any style):
+    its located grids would shift for no gain (a contrasting frame adds lines the board's compete with; fresh
+    60117, a 4x3 in a 281x205 window, was then located as a part of itself). Too narrow to hold a cell."""
     import numpy as np
     from PIL import Image
 
-    pixels = np.asarray(image.convert("RGB"), dtype=np.float64)
+    pixels = np.asarray(image.convert("RGB"))
     h, w = pixels.shape[:2]
+    kernel = np.ones(FRAME_SMOOTH) / FRAME_SMOOTH
+
+    def along(values: np.ndarray) -> np.ndarray:  # (n, k) -> each column's mean over FRAME_SMOOTH along n
+        padded = np.pad(values.astype(np.float64), ((FRAME_SMOOTH // 2, FRAME_SMOOTH // 2), (0, 0)), mode="edge")
+        return np.stack([np.convolve(padded[:, c], kernel, mode="valid") for c in range(values.shape[1])], axis=1)
+
+    depth = min(FRAME_DEPTH, h, w)
+    strips = (  # (n, depth, 3) each, the edge's own pixel first: top, bottom, left, right
+        pixels[:depth].transpose(1, 0, 2), pixels[::-1][:depth].transpose(1, 0, 2),
+        pixels[:, :depth], pixels[:, ::-1][:, :depth],
+    )  # fmt: skip
+    busy = []
+    for strip in strips:
+        lines = strip.astype(np.int16)
+        steps = np.abs(np.diff(lines, axis=0, prepend=lines[:1])).max(axis=2) > FRAME_STEP  # (n, depth)
+        busy.append((along(steps) > FRAME_BUSY).any(axis=1))
+    if sorted(float(side.mean()) for side in busy)[1] < FRAME_BOARD_SHARE:  # three sides busy, or none framed
+        return None
     f = FRAME_PX
-    out = np.zeros((h + 2 * f, w + 2 * f, 3), dtype=np.uint8)
-    out[f : f + h, f : f + w] = pixels.astype(np.uint8)
-
-    def contrast(edge: np.ndarray) -> np.ndarray:  # (n, 3) edge pixels -> (n, 3) black or white beside each
-        kernel = np.ones(FRAME_SMOOTH) / FRAME_SMOOTH
-        padded = np.pad(edge, ((FRAME_SMOOTH // 2, FRAME_SMOOTH // 2), (0, 0)), mode="edge")
-        smooth = np.stack([np.convolve(padded[:, c], kernel, mode="valid") for c in range(3)], axis=1)
+    out = np.pad(pixels, ((f, f), (f, f), (0, 0)), mode="edge")
+    colours = []
+    for strip in strips:
+        smooth = along(strip[:, 0])
         white = 255 - smooth.min(axis=1) > smooth.max(axis=1)
-        return np.where(white[:, None], 255, 0).astype(np.uint8).repeat(3, axis=1)
-
-    out[:f, f : f + w] = contrast(pixels[0])[None]
-    out[f + h :, f : f + w] = contrast(pixels[-1])[None]
-    out[f : f + h, :f] = contrast(pixels[:, 0])[:, None]
-    out[f : f + h, f + w :] = contrast(pixels[:, -1])[:, None]
+        colours.append(np.where(white[:, None], 255, 0).astype(np.uint8).repeat(3, axis=1))
+    (top, bottom, left, right), (c_top, c_bottom, c_left, c_right) = busy, colours
+    out[:f, f : f + w][:, top] = c_top[top][None]
+    out[f + h :, f : f + w][:, bottom] = c_bottom[bottom][None]
+    out[f : f + h, :f][left] = c_left[left][:, None]
+    out[f : f + h, f + w :][right] = c_right[right][:, None]
     return Image.fromarray(out)
 
 
@@ -924,9 +947,10 @@ def _read_screenshot(
         board = (float(x - x0), float(y - y0), float(w), float(h))
     if width is not None and height is not None:
         check_picture_size(image, width, height, "screenshot")
-    frame = 0 if exact else FRAME_PX
-    if frame:  # the board may reach the image's edge (a screenshot cropped to it): its sides must show
-        image = _framed(image)
+    framed = None if exact else _framed(image)
+    frame = 0 if framed is None else FRAME_PX
+    if framed is not None:  # the board reaches the image's edge (a screenshot cut to it): its sides must show
+        image = framed
         offset = (offset[0] - frame, offset[1] - frame)
         if board is not None:
             board = (board[0] + frame, board[1] + frame, board[2], board[3])
