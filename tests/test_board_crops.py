@@ -76,3 +76,24 @@ def test_cells_past_the_image_are_read_as_far_as_they_show() -> None:
     image = Image.new("RGB", (50, 40), (10, 200, 30))
     features = cell_features(image, 2, 1, boxes=[(0, 0, 25, 40), (25, 0, 75, 60)], side=4)
     assert features.shape == (2, 4 * 4 * 3) and np.isfinite(features).all()
+
+
+def test_a_refusals_grid_is_given_in_the_screenshots_own_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+    from npuzzle.render import vision
+    from npuzzle.render.locate import Axis, Grid
+
+    seen = Grid(Axis(10.0, 20.0, 18.0, 3), Axis(12.0, 20.0, 18.0, 3))
+
+    def refuse(image: Image.Image, *args: object) -> object:
+        raise vision.PictureReassemblyError("refused here", grid=seen)
+
+    monkeypatch.setattr(vision, "_read_in", refuse)
+    image, _ = _board_only(0, True)  # framed: the reading works FRAME_PX further right and down
+    with pytest.raises(vision.PictureReassemblyError) as framed:
+        read_screenshot(image)
+    assert framed.value.grid == seen.shifted(-FRAME_PX, -FRAME_PX)
+    shot = game_screenshot(random_style(0, kind="picture"))
+    x, y, w, h = shot.box
+    with pytest.raises(vision.PictureReassemblyError) as cropped:
+        read_screenshot(shot.image, crop=(x, y, w, h), exact=True)  # exact: the crop alone, not framed
+    assert cropped.value.grid == seen.shifted(x, y)

@@ -373,8 +373,9 @@ def _framed(image: PILImage.Image) -> PILImage.Image | None:
     """``image`` inside a :data:`FRAME_PX` wide frame if its tiles seem to reach its edge (a screenshot cut to
     the board, or a pixel or two round it), else None. Steps are read between pixels two apart and lines must
     run straight, so such a board shows no outer sides: its grid lacked its first and last lines and was
-    located as a part of itself, or not at all (dev seeds 0-39 of "picture, with reference" cut to their
-    boards' boxes read 17 right of 40, and 39 framed; "picture, no reference" 0-19, 8 and 18). The edge is
+    located as a part of itself, or not at all (bench seeds 1000-1039 cut to their boards' tiles: "picture,
+    with reference" read 16 right of 40, and 39 framed; "picture, no reference" 23 and 36; numbers 37 and
+    40). The edge is
     busy where the outer :data:`FRAME_DEPTH` lines step from pixel to pixel along it (a window's flat
     surround does not, and its title bar's words touch one side at most); beside a busy stretch the frame is
     black or white, whichever stands further (largest channel) from the edge, elsewhere it repeats the edge's
@@ -954,6 +955,44 @@ def _read_screenshot(
         offset = (offset[0] - frame, offset[1] - frame)
         if board is not None:
             board = (board[0] + frame, board[1] + frame, board[2], board[3])
+    try:
+        reading = _read_in(image, width, height, reference, strict, blank_cell, exact, hole_home, board, frame)
+    except ReadingError as refusal:
+        if offset != (0, 0) and refusal.grid is not None:  # for a debug picture of the screenshot
+            refusal.grid = refusal.grid.shifted(*offset)
+        raise
+    if offset != (0, 0):  # back in the screenshot's own pixels
+        dx, dy = offset
+        preview = reading.preview
+        reading = replace(
+            reading,
+            grid=None if reading.grid is None else reading.grid.shifted(dx, dy),
+            preview=None if preview is None else (preview[0] + dx, preview[1] + dy, preview[2] + dx, preview[3] + dy),
+        )
+    n = reading.board.width * reading.board.height
+    unsure = reading.kind == "numbers" and min(reading.confidence) < MIN_CONFIDENCE  # OCR's own doubt
+    if strict and (reading.ambiguous or unsure):
+        groups = reading.ambiguous or ((int(min(range(n), key=reading.confidence.__getitem__)),),)
+        raise AmbiguousTilesError(_ambiguity_message(groups, reading.board.width, n), groups, reading)
+    if strict or not reading.ambiguous:  # an accepted guess may be unsolvable; the solver then says so
+        _check_solvable(reading)
+    return reading
+
+
+def _read_in(
+    image: PILImage.Image,
+    width: int | None,
+    height: int | None,
+    reference: str | Path | bytes | PILImage.Image | None,
+    strict: bool,
+    blank_cell: int | None,
+    exact: bool,
+    hole_home: int | str | None,
+    board: tuple[float, float, float, float] | None,
+    frame: int,
+) -> ScreenshotReading:
+    """:func:`_read_screenshot`'s reading of ``image`` (the screenshot, or a crop with a little round it,
+    framed ``frame`` px wide): its grids and cells in ``image``'s pixels."""
     _say("looking for the grid of tiles")
     grids, problem = _layouts(image, width, height, exact, board=board, frame=frame)
     _check_time()
@@ -976,21 +1015,6 @@ def _read_screenshot(
             raise refusal.numbers from None
         if blank_cell is not None:
             _check_blank_cell(reading, blank_cell)
-    if offset != (0, 0):  # back in the screenshot's own pixels
-        dx, dy = offset
-        preview = reading.preview
-        reading = replace(
-            reading,
-            grid=None if reading.grid is None else reading.grid.shifted(dx, dy),
-            preview=None if preview is None else (preview[0] + dx, preview[1] + dy, preview[2] + dx, preview[3] + dy),
-        )
-    n = reading.board.width * reading.board.height
-    unsure = reading.kind == "numbers" and min(reading.confidence) < MIN_CONFIDENCE  # OCR's own doubt
-    if strict and (reading.ambiguous or unsure):
-        groups = reading.ambiguous or ((int(min(range(n), key=reading.confidence.__getitem__)),),)
-        raise AmbiguousTilesError(_ambiguity_message(groups, reading.board.width, n), groups, reading)
-    if strict or not reading.ambiguous:  # an accepted guess may be unsolvable; the solver then says so
-        _check_solvable(reading)
     return reading
 
 
