@@ -275,9 +275,11 @@ def _axis_candidates(
     return _axes(pos, st, count, len(profile) + 2)[:keep]
 
 
-def _variants(axis: Axis, count: int | None) -> list[Axis]:
+def _variants(axis: Axis, count: int | None, length: int) -> list[Axis]:
     """``axis`` and the progressions one or two tiles shorter at either end (a stray line extends a run), or
-    one tile longer (a tile side too faint to be a candidate line ends a run early)."""
+    one tile longer (a tile side too faint to be a candidate line ends a run early), those ending within
+    ``length`` pixels (and one): one tile longer may run past the screenshot's edge (held-out 61226, a 6x6 by
+    its window's bottom, was offered as a 7x8 reaching 170 px below it)."""
     out = []
     for drop_start in range(-1, 3):
         for drop_end in range(-1, 3):
@@ -286,7 +288,9 @@ def _variants(axis: Axis, count: int | None) -> list[Axis]:
             n = axis.count - drop_start - drop_end
             if n < 2 or (count is not None and n != count):
                 continue
-            out.append(Axis(axis.start + drop_start * axis.pitch, axis.pitch, axis.tile, n, axis.score))
+            variant = Axis(axis.start + drop_start * axis.pitch, axis.pitch, axis.tile, n, axis.score)
+            if variant.end <= length + 1:
+                out.append(variant)
     return out
 
 
@@ -449,11 +453,9 @@ def _score_grids(pixels: np.ndarray, width: int | None, height: int | None) -> l
     seams = _seam_maps(pixels)
     grids: list[Grid] = []
     for cols, rows in pairs:
-        for c in _variants(cols, width):
-            for r in _variants(rows, height):
-                # a variant one tile longer may run past the screenshot's edge (held-out 61226: a 6x6 by a
-                # window's bottom offered as a 7x8 reaching 170 px below it)
-                if 0.5 <= c.tile / r.tile <= 2.0 and c.end <= w_px + 1 and r.end <= h_px + 1:
+        for c in _variants(cols, width, w_px):
+            for r in _variants(rows, height, h_px):
+                if 0.5 <= c.tile / r.tile <= 2.0:
                     grids.append(Grid(c, r))
     scored: list[tuple[float, Grid]] = []
     if grids:
@@ -631,9 +633,9 @@ def step_grids(
     for rows in _step_axis_candidates(horizontal, 0, w_px, height, PEAK_MIN * 0.5, STEP_GRID_AXES):
         for cols in _step_axis_candidates(vertical, rows.start, rows.end, width, PEAK_MIN, 3):
             pairs.add((cols, rows))
-    grids = [Grid(c, r) for cols, rows in pairs for c in _variants(cols, width) for r in _variants(rows, height)
-             if 0.5 <= c.tile / r.tile <= 2.0 and c.start >= -1 and r.start >= -1
-             and c.end <= w_px + 1 and r.end <= h_px + 1]  # fmt: skip
+    grids = [Grid(c, r) for cols, rows in pairs for c in _variants(cols, width, w_px)
+             for r in _variants(rows, height, h_px)
+             if 0.5 <= c.tile / r.tile <= 2.0 and c.start >= -1 and r.start >= -1]  # fmt: skip
     if not grids:
         return []
     totals = _grids_score(seams, grids)
