@@ -8,6 +8,8 @@ with grid lines, rescaling, JPEG compression, noise and a brightness change.
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -91,3 +93,14 @@ def screenshot(
         buffer.seek(0)
         out = Image.open(buffer).convert("RGB")
     return out
+
+
+def png_declaring(width: int, height: int) -> bytes:
+    """A PNG file whose header declares ``width`` × ``height`` pixels, with almost no pixel data: what a
+    decompression bomb looks like before it is decoded."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0")) + chunk(b"IEND", b"")

@@ -13,7 +13,7 @@ from PIL import Image
 from npuzzle.board import Board
 from npuzzle.cli import main
 from npuzzle.goals import blank_at
-from pictures import screenshot, synthetic_picture
+from pictures import png_declaring, screenshot, synthetic_picture
 
 BOARD = Board.from_rows([[2, 4, 0], [1, 5, 3], [7, 8, 6]])  # tiles named by home cell, hole's home is 8
 
@@ -26,6 +26,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     picture.save(paths["picture"])
     screenshot(picture, BOARD, grid=2, scale=0.8, jpeg=70).save(paths["shot"])
     paths["text"].write_text("this is not an image")
+    paths["bomb"] = root / "bomb.png"
+    paths["bomb"].write_bytes(png_declaring(20_000, 20_000))
     return paths
 
 
@@ -69,6 +71,10 @@ def test_render_numbered_and_picture(
         (["picture", "cut", "{missing}", "--size", "3x3", "-o", "{tmp}/tiles"], "does not exist"),
         (["picture", "cut", "{picture}", "--size", "x", "-o", "{tmp}/tiles"], "size must look like WxH"),
         (["solve-screenshot", "{text}", "--size", "3x3", "--reference", "{picture}"], "not a readable image"),
+        (["read", "{bomb}"], "too large to read"),
+        (["read", "{shot}", "--reference", "{bomb}"], "too large to read"),
+        (["solve-screenshot", "{bomb}"], "too large to read"),
+        (["render", "1 2 3 / 4 5 6 / 7 _ 8", "--picture", "{bomb}", "-o", "{out}"], "too large to read"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(

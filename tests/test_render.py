@@ -41,8 +41,9 @@ from npuzzle.render.image import (
     save_tiles,
 )
 from npuzzle.render.text import BLANK_MARK, HIGHLIGHT_STYLE, board_table
+from npuzzle.render.vision import read_screenshot
 from npuzzle.solution import Solution
-from pictures import synthetic_picture
+from pictures import png_declaring, synthetic_picture
 
 HIGHLIGHT = np.array(DEFAULT_THEME.highlight)
 TRAY = np.array(DEFAULT_THEME.tray)
@@ -203,6 +204,11 @@ def test_pictures_load_cut_and_fail_cleanly(tmp_path: Path) -> None:
     (tmp_path / "text.png").write_text("not an image")
     with pytest.raises(PictureError, match="not a readable image"):
         load_picture(tmp_path / "text.png")
+    (tmp_path / "bomb.png").write_bytes(png_declaring(20_000, 20_000))  # Pillow refuses to decode it
+    with pytest.raises(PictureError, match="too large to read"):
+        load_picture(tmp_path / "bomb.png")
+    with pytest.raises(PictureError, match="the screenshot is too large to read"):
+        read_screenshot(png_declaring(20_000, 20_000))
     with pytest.raises(PictureError, match="too small"):
         cut_picture(picture, 40, 40)
     rgba = Image.new("RGBA", (40, 40), (255, 0, 0, 0))

@@ -33,6 +33,8 @@ from ..errors import IllegalMoveError, LabelError, PuzzleError
 from ..goals import goal_for
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import BinaryIO
+
     from PIL import Image as PILImage
     from PIL import ImageFont
 
@@ -112,12 +114,33 @@ def direction_text(direction: str, font: object) -> str:
     return ARROWS[direction] if has_arrow_glyphs(font) else WORDS[direction]
 
 
+def open_image(source: Path | BinaryIO, label: str) -> PILImage.Image:
+    """The image in the file or stream ``source``, decoded; :class:`PictureError` naming ``label`` when it is
+    not an image, is damaged or cut short, or declares more pixels than Pillow decodes (a decompression bomb
+    guard: about 179 million, a 13,000 × 13,000 screenshot)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        image = Image.open(source)
+        image.load()
+    except Image.DecompressionBombError:
+        limit = 2 * (Image.MAX_IMAGE_PIXELS or 0)
+        raise PictureError(f"{label} is too large to read: it declares more than {limit:,} pixels; "
+                           "send a smaller image") from None  # fmt: skip
+    except UnidentifiedImageError:
+        raise PictureError(f"{label} is not a readable image (not a picture format Pillow knows)") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:  # damaged or cut short
+        reason = " ".join(str(exc).split()) or exc.__class__.__name__
+        raise PictureError(f"{label} is not a readable image ({reason})") from None
+    return image
+
+
 def load_picture(source: str | Path | PILImage.Image, what: str = "picture") -> PILImage.Image:
     """An RGB image from a path or a Pillow image; transparent parts become white.
 
     Raises :class:`PictureError` quoting the path when the file is missing or is not an image.
     """
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
 
     if isinstance(source, Image.Image):
         image = source
@@ -125,12 +148,7 @@ def load_picture(source: str | Path | PILImage.Image, what: str = "picture") -> 
         path = Path(source)
         if not path.is_file():
             raise PictureError(f"{what} {str(path)!r} does not exist or is not a file")
-        try:
-            image = Image.open(path)
-            image.load()
-        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-            reason = " ".join(str(exc).split()) or exc.__class__.__name__
-            raise PictureError(f"{what} {str(path)!r} is not a readable image ({reason})") from None
+        image = open_image(path, f"{what} {str(path)!r}")
     if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
         rgba = image.convert("RGBA")
         background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))

@@ -1667,15 +1667,9 @@ def _from_bytes(source: str | Path | bytes | PILImage.Image, what: str) -> str |
         return source
     import io
 
-    from PIL import Image, UnidentifiedImageError
+    from .image import open_image
 
-    try:
-        image = Image.open(io.BytesIO(source))
-        image.load()
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        reason = " ".join(str(exc).split()) or exc.__class__.__name__
-        raise PictureError(f"the {what} is not a readable image ({reason})") from None
-    return image
+    return open_image(io.BytesIO(source), f"the {what}")
 
 
 def _hole_home_cell(hole_home: int | str | None) -> int | None:
