@@ -44,6 +44,9 @@ reader was never tuned on; scikit-image's wheel carries a dozen in ``skimage/dat
 does who follows a refusal's advice (``--crop X,Y,W,H --size WxH``); with ``--no-size`` too, the box alone.
 ``--cut-to-board PAD``: each screenshot is first cut to the board's box and PAD pixels round it (0: its tiles
 alone, reaching the image's edges), as a user sends a board cropped by hand, and read with nothing given.
+``--on-desktop WxH`` (with ``--window-scale S``, default 1): each window is scaled by S and pasted at a seeded
+place on a W×H capture of a whole desktop (a gradient wallpaper, a taskbar with icons), as a user on a 4K or
+Retina screen sends the whole screen.
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from PIL import Image
 
 import screenshots
 from npuzzle.errors import PuzzleError
@@ -113,11 +118,43 @@ def _line(name: str, tally: dict[str, int], seconds: list[float], extra: str = "
     )
 
 
+def on_desktop(window: Image.Image, desktop: tuple[int, int], scale: float, seed: int) -> Image.Image:
+    """``window`` scaled by ``scale`` on a ``desktop`` (width, height) capture: a wallpaper that fades from top
+    to bottom, a taskbar of icons along the bottom, the window at a place drawn from ``seed``."""
+    import random
+
+    import numpy as np
+    from PIL import ImageDraw
+
+    rng = random.Random(seed)
+    width, height = desktop
+    if scale != 1:
+        window = window.resize((round(window.width * scale), round(window.height * scale)), Image.Resampling.LANCZOS)
+    bar = max(40, height // 27)
+    if window.width > width or window.height > height - bar:
+        raise SystemExit(f"a {window.width}x{window.height} window does not fit a {width}x{height} desktop")
+    top, bottom = np.array([rng.randrange(256) for _ in range(3)]), np.array([rng.randrange(256) for _ in range(3)])
+    fade = np.linspace(0, 1, height)[:, None, None]
+    wallpaper = (top * (1 - fade) + bottom * fade).repeat(width, axis=1).astype(np.uint8)
+    screen = Image.fromarray(wallpaper)
+    draw = ImageDraw.Draw(screen)
+    draw.rectangle((0, height - bar, width, height), fill=(32, 32, 36))
+    for k in range(rng.randint(4, 12)):
+        x = bar // 2 + k * bar * 3 // 2
+        draw.rounded_rectangle((x, height - bar * 5 // 6, x + bar * 2 // 3, height - bar // 6), radius=bar // 8,
+                               fill=tuple(rng.randrange(60, 256) for _ in range(3)))  # fmt: skip
+    screen.paste(window, (rng.randrange(width - window.width + 1), rng.randrange(height - bar - window.height + 1)))
+    return screen
+
+
 def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool = False, size: bool = True,
-        hard_look: str | None = None, cut_to_board: int | None = None) -> None:
+        hard_look: str | None = None, cut_to_board: int | None = None,
+        desktop: tuple[int, int] | None = None, window_scale: float = 1.0) -> None:
     given_text = ("; box and size given" if size else "; box given") if crop else ""
     if cut_to_board is not None:
         given_text = f"; cut to the board's box and {cut_to_board} px round it"
+    if desktop is not None:
+        given_text = f"; the window scaled {window_scale:g} on a {desktop[0]}x{desktop[1]} desktop"
     print(f"seeds {first_seed}..{first_seed + count - 1}{given_text}; load average before: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     for name in styles:
@@ -140,6 +177,8 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
                 x, y, w, h = shot.box
                 pad = cut_to_board
                 image = image.crop((max(0, x - pad), max(0, y - pad), x + w + pad, y + h + pad))
+            if desktop is not None:
+                image = on_desktop(image, desktop, window_scale, first_seed + k)
             # the board's size as a key (``size`` is the argument: whether the size is given with --crop)
             board_size = f"{style.width}x{style.height}"
             size_tally, size_seconds = by_size.setdefault(board_size, ({"right": 0, "refused": 0, "wrong": 0}, []))
@@ -197,6 +236,8 @@ def main() -> None:
     parser.add_argument("--hard-look", choices=HARD_LOOKS, help="the hard-looks styles with exactly this hard look")
     parser.add_argument("--cut-to-board", type=int, metavar="PAD",
                         help="read each screenshot cut to the board's box and PAD px round it, nothing given")
+    parser.add_argument("--on-desktop", metavar="WxH", help="read each window pasted on a WxH desktop capture")
+    parser.add_argument("--window-scale", type=float, default=1.0, help="with --on-desktop: the window scaled so")
     args = parser.parse_args()
     if args.pictures is not None:
         files = sorted(p for p in args.pictures.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
@@ -207,8 +248,18 @@ def main() -> None:
         parser.error("--no-size goes with --crop")
     if args.cut_to_board is not None and (args.crop or args.cut_to_board < 0):
         parser.error("--cut-to-board takes a number of pixels (0 or more) and does not go with --crop")
+    desktop = None
+    if args.on_desktop is not None:
+        try:
+            desktop = tuple(int(v) for v in args.on_desktop.lower().split("x"))
+        except ValueError:
+            desktop = ()
+        if len(desktop) != 2 or min(desktop) < 1 or args.crop or args.cut_to_board is not None:
+            parser.error("--on-desktop takes WxH (e.g. 3840x2160) and goes with neither --crop nor --cut-to-board")
+    if not (args.window_scale > 0) or (args.window_scale != 1 and desktop is None):
+        parser.error("--window-scale takes a positive number and goes with --on-desktop")
     run(args.count, args.style or list(STYLES), args.first_seed, args.crop, not args.no_size, args.hard_look,
-        args.cut_to_board)
+        args.cut_to_board, desktop, args.window_scale)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -52,6 +52,31 @@ def test_cut_to_board_reads_the_board_alone_with_nothing_given(monkeypatch: pyte
     assert all(kwargs == {} for _, kwargs in seen)
 
 
+def test_on_desktop_reads_the_whole_screen_with_the_window_somewhere_on_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    bench = _bench()
+    seen: list[tuple[object, dict[str, object]]] = []
+
+    def read(image: object, reference: object = None, **kwargs: object) -> object:
+        seen.append((image, kwargs))
+        raise bench.PuzzleError("not read here")
+
+    monkeypatch.setattr(bench, "read_screenshot", read)
+    bench.run(2, ["numbers, no reference"], desktop=(1600, 1200))
+    assert [image.size for image, _ in seen] == [(1600, 1200)] * 2  # type: ignore[attr-defined]
+    assert all(kwargs == {} for _, kwargs in seen)
+    window = bench.game_screenshot(bench.random_style(bench.FIRST_SEED, kind="numbers", missing_bottom_right=True)).image
+    screen, pixels = np.asarray(seen[0][0]), np.asarray(window)
+    w, h = window.size
+    corners = np.argwhere((screen[: 1 - h or None, : 1 - w or None] == pixels[0, 0]).all(axis=2))
+    places = [(x, y) for y, x in corners if (screen[y : y + h, x : x + w] == pixels).all()]
+    assert len(places) == 1  # pasted whole, unscaled, once
+    assert bench.on_desktop(window, (4000, 3000), 2.0, 7).size == (4000, 3000)
+    with pytest.raises(SystemExit, match="does not fit"):
+        bench.on_desktop(window, (w + 10, h), 1.0, 7)
+
+
 def test_game_looks_are_broken_down_by_decoration(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """The game looks' styles count each screenshot under each decoration it has, and every style names the
