@@ -44,7 +44,7 @@ reader was never tuned on; scikit-image's wheel carries a dozen in ``skimage/dat
 does who follows a refusal's advice (``--crop X,Y,W,H --size WxH``); with ``--no-size`` too, the box alone.
 ``--cut-to-board PAD``: each screenshot is first cut to the board's box and PAD pixels round it (0: its tiles
 alone, reaching the image's edges), as a user sends a board cropped by hand, and read with nothing given.
-``--on-desktop WxH`` (with ``--window-scale S``, default 1): each window is scaled by S and pasted at a seeded
+``--on-desktop WxH`` (with ``--window-scale S``, default 1): each window is scaled by S (less if it would not fit) and pasted at a seeded
 place on a W×H capture of a whole desktop (a gradient wallpaper, a taskbar with icons), as a user on a 4K or
 Retina screen sends the whole screen.
 """
@@ -119,7 +119,7 @@ def _line(name: str, tally: dict[str, int], seconds: list[float], extra: str = "
 
 
 def on_desktop(window: Image.Image, desktop: tuple[int, int], scale: float, seed: int) -> Image.Image:
-    """``window`` scaled by ``scale`` on a ``desktop`` (width, height) capture: a wallpaper that fades from top
+    """``window`` scaled by ``scale`` (or less, to fit) on a ``desktop`` (width, height) capture: a wallpaper that fades from top
     to bottom, a taskbar of icons along the bottom, the window at a place drawn from ``seed``."""
     import random
 
@@ -128,11 +128,10 @@ def on_desktop(window: Image.Image, desktop: tuple[int, int], scale: float, seed
 
     rng = random.Random(seed)
     width, height = desktop
-    if scale != 1:
-        window = window.resize((round(window.width * scale), round(window.height * scale)), Image.Resampling.LANCZOS)
     bar = max(40, height // 27)
-    if window.width > width or window.height > height - bar:
-        raise SystemExit(f"a {window.width}x{window.height} window does not fit a {width}x{height} desktop")
+    scale = min(scale, width / window.width, (height - bar) / window.height)  # a window larger than the screen
+    if scale != 1:  # is shown smaller, as a window manager does
+        window = window.resize((int(window.width * scale), int(window.height * scale)), Image.Resampling.LANCZOS)
     top, bottom = np.array([rng.randrange(256) for _ in range(3)]), np.array([rng.randrange(256) for _ in range(3)])
     fade = np.linspace(0, 1, height)[:, None, None]
     wallpaper = (top * (1 - fade) + bottom * fade).repeat(width, axis=1).astype(np.uint8)
