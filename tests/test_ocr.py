@@ -151,3 +151,31 @@ def test_cells_a_grown_grid_had_are_still_settled_by_elimination() -> None:
     shot = game_screenshot(random_style(29160, kind="numbers", missing_bottom_right=True))
     reading = read_screenshot(shot.image)
     assert reading.board == shot.board and reading.goal == shot.goal
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
+def test_a_two_by_two_of_numbers_is_read_only_with_its_size_given() -> None:
+    """Bench seed 1014 of "numbers, no reference" (a 3x3), its window doubled on a 5120x2880 desktop: the
+    board's outline cut 2x2, each cell across several tiles, read as a "missing number" 2x2 (4, 1, 3 and the
+    hole) and came back with exit 0. Three numbers are too little evidence that a grid is the board."""
+    from npuzzle.render.locate import Axis, Grid
+    from npuzzle.render.vision import NumbersUnreadableError, _read_numbers, read_screenshot
+    from screenshots import game_screenshot, random_style
+
+    shot = game_screenshot(random_style(1014, kind="numbers", missing_bottom_right=True))
+    image = shot.image.resize((shot.image.width * 2, shot.image.height * 2), Image.Resampling.LANCZOS)
+    x, y, w, h = (2 * v for v in shot.box)
+    across = Grid(Axis(x, w / 2, w / 2 - 2, 2), Axis(y, h / 2, h / 2 - 2, 2))
+    with pytest.raises(NumbersUnreadableError, match=r"--size 2x2") as refusal:
+        _read_numbers(image, across, None, None, None)
+    assert refusal.value.grid == across
+    assert _read_numbers(image, across, None, 2, 2).board.width == 2  # a 2x2 asked for is read as one
+
+    for seed in (1, 2):  # a true 2x2: refused alone, read right with its size
+        style = random_style(seed, kind="numbers", missing_bottom_right=True)
+        style.width = style.height = 2
+        small = game_screenshot(style)
+        with pytest.raises(NumbersUnreadableError, match=r"--size 2x2"):
+            read_screenshot(small.image)
+        reading = read_screenshot(small.image, 2, 2)
+        assert (reading.board, reading.goal) == (small.board, small.goal)

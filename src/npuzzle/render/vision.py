@@ -3252,6 +3252,16 @@ def _read_numbers(
         # every number 1..N-1 was found once and all but one clearly: the doubtful one is the only number
         # left for its tile, so elimination settles it (two doubtful cells could be two misreads: refused)
         confidence[doubtful[0]] = MIN_CONFIDENCE
+    if width is None and _seam_count(grid.width, grid.height) < MIN_SEAMS:
+        # three numbers are too little evidence that the grid is the board (as for pictures, MIN_SEAMS): bench
+        # seed 1014 of "numbers, no reference", a 3x3 window doubled on a 5120x2880 desktop, was read as a
+        # 2x2 "missing number" board from its outline cut evenly, each cell across several tiles, with exit 0
+        raise NumbersUnreadableError(
+            f"read a {size} board of numbers, but a board so small is read only with its size given (--size "
+            f"{size}): a {size} grid found alone is more often a part of a bigger board or cells cut across its "
+            "tiles; check --size and --crop",
+            grid=grid,
+        )
     tiles = [0 if cell == hole else int(numbers[cell] or 0) for cell in range(n)]
     board = Board(tiles, grid.width, grid.height, blank=0)
     return ScreenshotReading(board, goal, tuple(confidence), home, (), "numbers", grid)
