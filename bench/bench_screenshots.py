@@ -46,7 +46,8 @@ does who follows a refusal's advice (``--crop X,Y,W,H --size WxH``); with ``--no
 alone, reaching the image's edges), as a user sends a board cropped by hand, and read with nothing given.
 ``--on-desktop WxH`` (with ``--window-scale S``, default 1): each window is scaled by S (less if it would not fit) and pasted at a seeded
 place on a W×H capture of a whole desktop (a gradient wallpaper, a taskbar with icons), as a user on a 4K or
-Retina screen sends the whole screen.
+Retina screen sends the whole screen. ``--window-scale S`` alone: each window scaled by S and read alone (a
+screenshot of a high-resolution screen, or of a game zoomed; S = 4 makes tiles of 112..880 px).
 """
 
 from __future__ import annotations
@@ -154,6 +155,8 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
         given_text = f"; cut to the board's box and {cut_to_board} px round it"
     if desktop is not None:
         given_text = f"; the window scaled {window_scale:g} on a {desktop[0]}x{desktop[1]} desktop"
+    elif window_scale != 1:
+        given_text = f"; the window scaled {window_scale:g}"
     print(f"seeds {first_seed}..{first_seed + count - 1}{given_text}; load average before: "
           f"{os.getloadavg()[0]:.1f}", flush=True)
     for name in styles:
@@ -178,6 +181,9 @@ def run(count: int, styles: list[str], first_seed: int = FIRST_SEED, crop: bool 
                 image = image.crop((max(0, x - pad), max(0, y - pad), x + w + pad, y + h + pad))
             if desktop is not None:
                 image = on_desktop(image, desktop, window_scale, first_seed + k)
+            elif window_scale != 1:  # a screenshot of a high-resolution screen, or a window zoomed
+                image = image.resize((round(image.width * window_scale), round(image.height * window_scale)),
+                                     Image.Resampling.LANCZOS)
             # the board's size as a key (``size`` is the argument: whether the size is given with --crop)
             board_size = f"{style.width}x{style.height}"
             size_tally, size_seconds = by_size.setdefault(board_size, ({"right": 0, "refused": 0, "wrong": 0}, []))
@@ -236,7 +242,8 @@ def main() -> None:
     parser.add_argument("--cut-to-board", type=int, metavar="PAD",
                         help="read each screenshot cut to the board's box and PAD px round it, nothing given")
     parser.add_argument("--on-desktop", metavar="WxH", help="read each window pasted on a WxH desktop capture")
-    parser.add_argument("--window-scale", type=float, default=1.0, help="with --on-desktop: the window scaled so")
+    parser.add_argument("--window-scale", type=float, default=1.0,
+                        help="each window scaled so (on the desktop, if one is given)")
     args = parser.parse_args()
     if args.pictures is not None:
         files = sorted(p for p in args.pictures.iterdir() if p.suffix.lower() in {".png", ".jpg", ".jpeg"})
@@ -255,8 +262,8 @@ def main() -> None:
             desktop = ()
         if len(desktop) != 2 or min(desktop) < 1 or args.crop or args.cut_to_board is not None:
             parser.error("--on-desktop takes WxH (e.g. 3840x2160) and goes with neither --crop nor --cut-to-board")
-    if not (args.window_scale > 0) or (args.window_scale != 1 and desktop is None):
-        parser.error("--window-scale takes a positive number and goes with --on-desktop")
+    if not (args.window_scale > 0):
+        parser.error("--window-scale takes a positive number")
     run(args.count, args.style or list(STYLES), args.first_seed, args.crop, not args.no_size, args.hard_look,
         args.cut_to_board, desktop, args.window_scale)  # type: ignore[arg-type]
 

@@ -118,6 +118,16 @@ class Grid:
         c, r = self.columns, self.rows
         return Grid(replace(c, start=c.start + dx), replace(r, start=r.start + dy))
 
+    def scaled(self, kx: float, ky: float) -> Grid:
+        """The same grid on the image scaled by ``kx`` across and ``ky`` down (a grid found in a shrunk copy,
+        in the original)."""
+
+        def axis(a: Axis, k: float) -> Axis:
+            return replace(a, start=a.start * k, pitch=a.pitch * k, tile=a.tile * k,
+                           offsets=tuple(o * k for o in a.offsets))  # fmt: skip
+
+        return Grid(axis(self.columns, kx), axis(self.rows, ky))
+
     def cell_boxes(self) -> list[tuple[float, float, float, float]]:
         """``(x0, y0, x1, y1)`` of every cell, row-major (cell = row * width + col)."""
         boxes = []

@@ -1,0 +1,77 @@
+"""Screenshots with very large tiles (a 4K or Retina screen, a game zoomed): read on a copy shrunk to tiles
+of :data:`~npuzzle.render.vision.MAX_TILE_PX`, the reading's grid and preview put back in the screenshot's
+own pixels; tiles of the sizes games draw on ordinary screens are read as they are."""
+
+from __future__ import annotations
+
+import pytest
+
+from npuzzle.render.locate import Axis, Grid
+from npuzzle.render.vision import MAX_TILE_PX, read_screenshot
+from screenshots import Style, game_screenshot
+
+
+def _large(kind: str = "picture", preview: float = 0.0, hole: str = "black") -> Style:
+    """A 3x3 window drawn at 4x: tiles of 360 px."""
+    return Style(width=3, height=3, kind=kind, picture="jacksboro", tile=90, gap=3, frame=8, margin=20,
+                 hole=hole, scale=4.0, jpeg=80, preview=preview, seed=3)  # fmt: skip
+
+
+def _read(image: object, **given: object) -> tuple[object, list[str]]:
+    said: list[str] = []
+    return read_screenshot(image, progress=said.append, **given), said  # type: ignore[arg-type]
+
+
+def _off(box: tuple[float, float, float, float], x: float, y: float, w: float, h: float) -> float:
+    return max(abs(box[0] - x), abs(box[1] - y), abs(box[2] - x - w), abs(box[3] - y - h))
+
+
+def test_grid_scaled_scales_every_length() -> None:
+    grid = Grid(Axis(10.0, 50.0, 46.0, 3, offsets=(0.0, 1.0, -1.0)), Axis(4.0, 30.0, 30.0, 2))
+    scaled = grid.scaled(2.0, 0.5)
+    assert scaled.columns == Axis(20.0, 100.0, 92.0, 3, offsets=(0.0, 2.0, -2.0))
+    assert scaled.rows == Axis(2.0, 15.0, 15.0, 2)
+    assert scaled.scaled(0.5, 2.0) == grid
+
+
+@pytest.mark.parametrize("kind", ["picture", "numbers"])
+def test_a_window_of_large_tiles_is_read_shrunk_and_its_grid_put_back(kind: str) -> None:
+    shot = game_screenshot(_large(kind))
+    reading, said = _read(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal  # type: ignore[attr-defined]
+    assert any("shrunk" in step for step in said)
+    grid = reading.grid  # type: ignore[attr-defined]
+    assert grid is not None and _off(grid.box, *shot.box) <= 0.04 * 360  # within 4 % of a tile
+    assert grid.columns.tile > MAX_TILE_PX  # in the screenshot's pixels, not the copy's
+
+
+def test_a_preview_beside_large_tiles_is_put_back_in_the_screenshots_pixels() -> None:
+    style = _large(preview=0.5)
+    style.missing = 4  # the middle: only the preview tells where the missing piece belongs
+    shot = game_screenshot(style)
+    reading, said = _read(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal  # type: ignore[attr-defined]
+    assert any("shrunk" in step for step in said)
+    assert shot.preview is not None and reading.preview is not None  # type: ignore[attr-defined]
+    assert _off(reading.preview, *shot.preview) <= 0.04 * 360  # type: ignore[attr-defined]
+
+
+def test_a_crop_to_large_tiles_alone_is_read_shrunk() -> None:
+    """A screenshot cut to the board's tiles (framed before reading, :func:`~npuzzle.render.vision._framed`):
+    the copy is framed anew, and the grid comes back on the tiles."""
+    shot = game_screenshot(_large())
+    x, y, w, h = shot.box
+    board = shot.image.crop((x, y, x + w, y + h))
+    reading, said = _read(board)
+    assert reading.board == shot.board and reading.goal == shot.goal  # type: ignore[attr-defined]
+    assert any("shrunk" in step for step in said)
+    assert _off(reading.grid.box, 0, 0, w, h) <= 0.04 * 360  # type: ignore[attr-defined]
+
+
+def test_tiles_of_an_ordinary_screen_are_read_as_they_are() -> None:
+    style = _large()
+    style.scale = 1.3  # tiles of 117 px
+    shot = game_screenshot(style)
+    reading, said = _read(shot.image)
+    assert reading.board == shot.board  # type: ignore[attr-defined]
+    assert not any("shrunk" in step for step in said)
