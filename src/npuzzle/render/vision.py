@@ -1005,7 +1005,13 @@ def _read_in(
         raise problem
     shrink = _working_scale(grids) if may_shrink else 1.0
     if shrink < 1.0:
-        return _read_shrunk(image, shrink, width, height, reference, strict, blank_cell, exact, hole_home, board, frame)
+
+        def read_copy(copy: PILImage.Image, copy_board: Box | None, copy_frame: int) -> ScreenshotReading:
+            return _read_in(
+                copy, width, height, reference, strict, blank_cell, exact, hole_home, copy_board, copy_frame, False
+            )
+
+        return _read_shrunk(image, shrink, board, frame, read_copy)
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
@@ -1042,18 +1048,13 @@ def _working_scale(grids: list[Grid]) -> float:
 def _read_shrunk(
     image: PILImage.Image,
     scale: float,
-    width: int | None,
-    height: int | None,
-    reference: str | Path | bytes | PILImage.Image | None,
-    strict: bool,
-    blank_cell: int | None,
-    exact: bool,
-    hole_home: int | str | None,
-    board: tuple[float, float, float, float] | None,
+    board: Box | None,
     frame: int,
+    read_copy: Callable[[PILImage.Image, Box | None, int], ScreenshotReading],
 ) -> ScreenshotReading:
-    """:func:`_read_in` of ``image`` shrunk by ``scale`` (its ``frame`` left off, and drawn anew round the
-    copy as :func:`_framed` would), the reading's grid and preview put back in ``image``'s pixels."""
+    """``read_copy`` (:func:`_read_in` with the reading's options) of ``image`` shrunk by ``scale`` (its
+    ``frame`` left off, and drawn anew round the copy as :func:`_framed` would; ``board`` moved onto the
+    copy), the reading's grid and preview put back in ``image``'s pixels."""
     from PIL import Image
 
     inner = image if frame == 0 else image.crop((frame, frame, image.width - frame, image.height - frame))
@@ -1079,9 +1080,7 @@ def _read_shrunk(
         return grid.shifted(-small_frame, -small_frame).scaled(kx, ky).shifted(frame, frame)
 
     try:
-        reading = _read_in(
-            small, width, height, reference, strict, blank_cell, exact, hole_home, board, small_frame, False
-        )
+        reading = read_copy(small, board, small_frame)
     except ReadingError as refusal:  # for a debug picture of the screenshot
         refusal.grid = moved(refusal.grid)
         raise
