@@ -5,21 +5,23 @@ own pixels; tiles of the sizes games draw on ordinary screens are read as they a
 from __future__ import annotations
 
 import pytest
+from PIL.Image import Image
 
 from npuzzle.render.locate import Axis, Grid
-from npuzzle.render.vision import MAX_TILE_PX, read_screenshot
+from npuzzle.render.vision import MAX_TILE_PX, ScreenshotReading, read_screenshot
 from screenshots import Style, game_screenshot
 
 
-def _large(kind: str = "picture", preview: float = 0.0, hole: str = "black") -> Style:
+def _large(kind: str = "picture", preview: float = 0.0) -> Style:
     """A 3x3 window drawn at 4x: tiles of 360 px."""
     return Style(width=3, height=3, kind=kind, picture="jacksboro", tile=90, gap=3, frame=8, margin=20,
-                 hole=hole, scale=4.0, jpeg=80, preview=preview, seed=3)  # fmt: skip
+                 hole="black", scale=4.0, jpeg=80, preview=preview, seed=3)  # fmt: skip
 
 
-def _read(image: object, **given: object) -> tuple[object, list[str]]:
+def _read(image: Image) -> tuple[ScreenshotReading, list[str]]:
+    """The reading of ``image`` with nothing given, and the steps its progress named."""
     said: list[str] = []
-    return read_screenshot(image, progress=said.append, **given), said  # type: ignore[arg-type]
+    return read_screenshot(image, progress=said.append), said
 
 
 def _off(box: tuple[float, float, float, float], x: float, y: float, w: float, h: float) -> float:
@@ -38,9 +40,9 @@ def test_grid_scaled_scales_every_length() -> None:
 def test_a_window_of_large_tiles_is_read_shrunk_and_its_grid_put_back(kind: str) -> None:
     shot = game_screenshot(_large(kind))
     reading, said = _read(shot.image)
-    assert reading.board == shot.board and reading.goal == shot.goal  # type: ignore[attr-defined]
+    assert reading.board == shot.board and reading.goal == shot.goal
     assert any("shrunk" in step for step in said)
-    grid = reading.grid  # type: ignore[attr-defined]
+    grid = reading.grid
     assert grid is not None and _off(grid.box, *shot.box) <= 0.04 * 360  # within 4 % of a tile
     assert grid.columns.tile > MAX_TILE_PX  # in the screenshot's pixels, not the copy's
 
@@ -50,10 +52,10 @@ def test_a_preview_beside_large_tiles_is_put_back_in_the_screenshots_pixels() ->
     style.missing = 4  # the middle: only the preview tells where the missing piece belongs
     shot = game_screenshot(style)
     reading, said = _read(shot.image)
-    assert reading.board == shot.board and reading.goal == shot.goal  # type: ignore[attr-defined]
+    assert reading.board == shot.board and reading.goal == shot.goal
     assert any("shrunk" in step for step in said)
-    assert shot.preview is not None and reading.preview is not None  # type: ignore[attr-defined]
-    assert _off(reading.preview, *shot.preview) <= 0.04 * 360  # type: ignore[attr-defined]
+    assert shot.preview is not None and reading.preview is not None
+    assert _off(reading.preview, *shot.preview) <= 0.04 * 360
 
 
 def test_a_crop_to_large_tiles_alone_is_read_shrunk() -> None:
@@ -63,9 +65,9 @@ def test_a_crop_to_large_tiles_alone_is_read_shrunk() -> None:
     x, y, w, h = shot.box
     board = shot.image.crop((x, y, x + w, y + h))
     reading, said = _read(board)
-    assert reading.board == shot.board and reading.goal == shot.goal  # type: ignore[attr-defined]
+    assert reading.board == shot.board and reading.goal == shot.goal
     assert any("shrunk" in step for step in said)
-    assert _off(reading.grid.box, 0, 0, w, h) <= 0.04 * 360  # type: ignore[attr-defined]
+    assert reading.grid is not None and _off(reading.grid.box, 0, 0, w, h) <= 0.04 * 360
 
 
 def test_tiles_of_an_ordinary_screen_are_read_as_they_are() -> None:
@@ -73,5 +75,5 @@ def test_tiles_of_an_ordinary_screen_are_read_as_they_are() -> None:
     style.scale = 1.3  # tiles of 117 px
     shot = game_screenshot(style)
     reading, said = _read(shot.image)
-    assert reading.board == shot.board  # type: ignore[attr-defined]
+    assert reading.board == shot.board
     assert not any("shrunk" in step for step in said)
