@@ -533,6 +533,44 @@ def test_totals_kernel_matches_its_numpy_twin() -> None:
         )
 
 
+def test_beam_kernel_matches_its_numpy_twin() -> None:
+    """The compiled :func:`jigsaw._beam` against :func:`jigsaw._beam_reference` on every shape up to 6x6, from
+    each corner, the hole's home anywhere, kept few to many, with costs rounded to make many ties."""
+    rng = np.random.default_rng(11)
+    for width, height in itertools.product(range(2, 7), repeat=2):
+        n_cells = width * height
+        for decimals in (1, 3):
+            lr, tb = (np.round(m, decimals) for m in _random_costs(n_cells - 1, seed=n_cells + decimals))
+            for order in jigsaw._orders(width, height, int(rng.integers(n_cells))):
+                breadth = int(rng.choice([1, 7, 200, 3000]))
+                states, costs = jigsaw._beam(lr, tb, width, height, order, breadth)
+                twin_states, twin_costs = jigsaw._beam_reference(lr, tb, width, height, order, breadth)
+                assert np.array_equal(states, twin_states) and np.array_equal(costs, twin_costs)
+                assert np.all(np.diff(costs) >= 0) and all(len(set(row)) == len(order) for row in states.tolist())
+
+
+def test_the_beams_selection_keeps_what_a_stable_sort_keeps_in_index_order() -> None:
+    """``_smallest_in_place`` (which partial arrangements a beam step keeps) against NumPy, ties included, on
+    sizes where its sampled bound is guessed, on values sorted either way, on values whose sample misleads the
+    guess (widened, or given up for every value) and with infinities (tiles already used)."""
+    from npuzzle._kernels.jigsaw import SAMPLE, _kth_smallest, _smallest_in_place
+
+    rng = np.random.default_rng(3)
+    cases = [np.round(rng.random(int(rng.integers(1, 30_000))), int(rng.integers(0, 4))) for _ in range(150)]
+    misled = np.ones(20 * SAMPLE)
+    misled[::20] = np.arange(SAMPLE) / SAMPLE  # the sampled values are the only ones under 1
+    cases += [np.arange(50_000.0), np.arange(50_000.0)[::-1].copy(), misled]
+    cases += [np.where(rng.random(40_000) < 0.3, np.inf, rng.random(40_000))]
+    for values in cases:
+        finite = int(np.isfinite(values).sum())
+        for keep in {1, min(finite, 3), min(finite, 3000), max(1, finite // 5)}:  # 3000 widens, // 5 gives up on `misled`
+            pick, scratch = np.empty(values.size, dtype=np.int64), np.empty(values.size)
+            _smallest_in_place(values, values.size, keep, pick, scratch)
+            assert pick[:keep].tolist() == np.sort(np.argsort(values, kind="stable")[:keep]).tolist()
+        k = int(rng.integers(values.size))
+        assert _kth_smallest(values.copy(), k) == np.sort(values)[k]
+
+
 def test_the_kernels_partial_sort_is_a_stable_sorts_first_few() -> None:
     """``_smallest`` (which exchanges are paired, which cells are cycled) picks what NumPy's stable argsort
     would, ties included."""

@@ -18,6 +18,7 @@ import numpy as np
 from ._jit import njit
 
 IMPROVEMENT = 1e-9  # a step must lower the total seam cost by more than this (as ``_descend``'s test)
+SAMPLE = 4096  # values looked at to guess the bound a beam step keeps under
 
 
 @njit
@@ -255,3 +256,152 @@ def totals(arrangements: np.ndarray, lr: np.ndarray, tb: np.ndarray, width: int,
                 total += _seam(row, tb, cell, cell + width)
         out[k] = total
     return out
+
+
+@njit
+def _kth_smallest(values: np.ndarray, k: int) -> float:
+    """The ``k``-th smallest (from 0) of ``values``, which it reorders: Hoare's selection, the middle of
+    three as pivot (NumPy's partition compiled by numba took 2.3 ms for 10^5 values, this 0.5 ms)."""
+    low, high = 0, values.size - 1
+    while low < high:
+        mid = (low + high) // 2
+        a, b, c = values[low], values[mid], values[high]
+        pivot = max(min(a, b), min(max(a, b), c))
+        i, j = low, high
+        while i <= j:
+            while values[i] < pivot:
+                i += 1
+            while values[j] > pivot:
+                j -= 1
+            if i <= j:
+                values[i], values[j] = values[j], values[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            high = j
+        elif k >= i:
+            low = i
+        else:
+            return values[k]  # type: ignore[no-any-return]
+    return values[k]  # type: ignore[no-any-return]
+
+
+@njit
+def _smallest_in_place(flat: np.ndarray, size: int, keep: int, pick: np.ndarray, scratch: np.ndarray) -> None:
+    """``pick[:keep]``: the indices of the ``keep`` smallest of ``flat[:size]`` (among equal values the
+    earlier), in index order. A bound that a few more than ``keep`` values stay under is guessed from a
+    sample and only those are looked at again (selecting among all of them took five times as long): every
+    value over the bound is greater than any under it, so those under it hold the ``keep`` smallest. When
+    the guess keeps too few, it is widened."""
+    filled = size
+    if keep < size // 4:
+        stride = max(1, size // SAMPLE)
+        sample = scratch[: (size + stride - 1) // stride]
+        rank = min(sample.size - 1, int(keep / size * sample.size * 1.25) + 16)
+        while True:
+            sample[:] = flat[:size:stride]
+            bound = _kth_smallest(sample, rank)
+            filled = 0
+            for i in range(size):
+                if flat[i] <= bound:
+                    pick[filled] = i
+                    filled += 1
+            if filled >= keep or rank == sample.size - 1:
+                break
+            rank = min(sample.size - 1, 2 * rank)  # the sample's share under the bound misled: widen it
+        if filled < keep:
+            filled = size
+    if filled == size:
+        pick[:size] = np.arange(size)
+    values = scratch[:filled]
+    for j in range(filled):
+        values[j] = flat[pick[j]]
+    last = _kth_smallest(values, keep - 1) if keep < filled else np.inf
+    below = 0
+    for j in range(filled):
+        below += flat[pick[j]] < last
+    ties = keep - below  # values equal to the last kept: the earliest of them
+    kept = 0
+    for j in range(filled):
+        value = flat[pick[j]]
+        if value < last or (value == last and ties > 0):
+            ties -= value == last
+            pick[kept] = pick[j]
+            kept += 1
+            if kept == keep:
+                break
+
+
+@njit
+def beam(
+    lr: np.ndarray, tb: np.ndarray, relations: np.ndarray, counts: np.ndarray, breadth: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Beam search filling cells one step at a time with distinct tiles, the twin of
+    ``npuzzle.render.jigsaw._beam_reference``: ``(states, costs)``, ``states[b, k]`` the tile of step ``k``
+    of the ``b``-th best partial arrangement kept (at most ``breadth``), best first, the earlier choice first
+    among equal costs. ``relations[k, r]`` (``r < counts[k]``) is ``(earlier step, kind, side)`` of step
+    ``k``'s filled neighbours: kind 0 a left/right seam, 1 a top/bottom one; side 0 when the neighbour is
+    left of or above the cell.
+
+    The NumPy version gathers a ``(kept, tiles)`` block per neighbour and copies every kept state each step
+    (on a 6x6 with 3000 kept, 90 ms a search); here each cost is summed in place and one partition picks
+    the kept."""
+    n = lr.shape[0]
+    steps = relations.shape[0]
+    matrices = np.empty((4, n, n))  # each neighbour's costs along a row: left of/above the cell, or right/below
+    matrices[0], matrices[1], matrices[2], matrices[3] = lr, lr.T, tb, tb.T
+    most = max(n, breadth)
+    states = np.empty((most, steps), dtype=np.int64)
+    spare_states = np.empty((most, steps), dtype=np.int64)
+    used = np.zeros((most, n), dtype=np.bool_)
+    spare_used = np.zeros((most, n), dtype=np.bool_)
+    costs = np.zeros(most)
+    flat = np.empty(most * n)
+    pick = np.empty(most * n, dtype=np.int64)
+    scratch = np.empty(most * n)
+    nothing = np.zeros(n)  # the costs of a neighbour a cell does not have
+    for t in range(n):
+        states[t, 0] = t
+        used[t, t] = True
+    kept = n
+    for k in range(1, steps):
+        count = counts[k]
+        # each filled neighbour's costs against every tile, as a row of one of the four matrices
+        which = np.zeros(4, dtype=np.int64)
+        step_of = np.zeros(4, dtype=np.int64)
+        for r in range(count):
+            step_of[r], which[r] = relations[k, r, 0], 2 * relations[k, r, 1] + relations[k, r, 2]
+        finite = 0
+        for b in range(kept):
+            first = matrices[which[0], states[b, step_of[0]]] if count > 0 else nothing
+            second = matrices[which[1], states[b, step_of[1]]] if count > 1 else nothing
+            third = matrices[which[2], states[b, step_of[2]]] if count > 2 else nothing
+            fourth = matrices[which[3], states[b, step_of[3]]] if count > 3 else nothing
+            base = costs[b]
+            out = flat[b * n : (b + 1) * n]
+            taken = used[b]
+            for t in range(n):
+                add = 0.0 + first[t]
+                add += second[t]
+                add += third[t]
+                add += fourth[t]
+                out[t] = np.inf if taken[t] else base + add
+                finite += np.isfinite(out[t])
+        keep = min(breadth, finite)
+        if keep == 0:  # no tile left to place (more steps than tiles)
+            return states[:0].copy(), costs[:0].copy()
+        _smallest_in_place(flat, kept * n, keep, pick, scratch)
+        for j in range(keep):
+            parent, tile = pick[j] // n, pick[j] % n
+            for i in range(k):
+                spare_states[j, i] = states[parent, i]
+            spare_states[j, k] = tile
+            for i in range(n):
+                spare_used[j, i] = used[parent, i]
+            spare_used[j, tile] = True
+            costs[j] = flat[pick[j]]
+        states, spare_states = spare_states, states
+        used, spare_used = spare_used, used
+        kept = keep
+    order = np.argsort(costs[:kept], kind="mergesort")
+    return states[:kept][order].copy(), costs[:kept][order].copy()

@@ -82,15 +82,17 @@ def warmup() -> dict[str, float]:
 
 
 def warm_reassembly() -> None:
-    """The local search and seam totals that put a picture back together from its tiles (screenshots with
-    no reference), on a 2x2 of three random pieces."""
-    from .jigsaw import descend, totals
+    """The beam search, local search and seam totals that put a picture back together from its tiles
+    (screenshots with no reference), on a 2x2 of three random pieces."""
+    from .jigsaw import beam, descend, totals
 
     costs = np.random.default_rng(0).random((3, 3))
     arrangement = np.array([2, 0, 1, -1], dtype=np.int64)
     for even in (False, True):
         descend(arrangement, costs, costs, 2, 2, even, True, 40, 40)
     totals(arrangement[None], costs, costs, 2, 2)
+    relations = np.array([[[0, 0, 0]] * 4, [[0, 0, 0]] * 4, [[0, 1, 0]] * 4], dtype=np.int64)  # a row, then below
+    beam(costs, costs, relations, np.array([0, 1, 1], dtype=np.int64), 4)
 
 
 def warm_anytime() -> None:

@@ -448,7 +448,29 @@ def _beam(
     lr: np.ndarray, tb: np.ndarray, width: int, height: int, order: list[int], beam: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Beam search filling ``order`` (cells) with distinct tiles: ``(states, costs)``, states ``(B, len(order))``
-    tiles per step, best first."""
+    tiles per step, best first (compiled:
+    :func:`npuzzle._kernels.jigsaw.beam`; :func:`_beam_reference` is its twin)."""
+    import numpy as np
+
+    from .._kernels.jigsaw import beam as compiled_beam
+
+    relations = _relations(width, height, order)
+    table = np.zeros((len(order), 4, 3), dtype=np.int64)
+    counts = np.zeros(len(order), dtype=np.int64)
+    for k, rel in enumerate(relations):
+        counts[k] = len(rel)
+        if rel:
+            table[k, : len(rel)] = rel
+    return compiled_beam(  # type: ignore[no-any-return]
+        np.ascontiguousarray(lr, dtype=np.float64), np.ascontiguousarray(tb, dtype=np.float64), table, counts, beam
+    )
+
+
+def _beam_reference(
+    lr: np.ndarray, tb: np.ndarray, width: int, height: int, order: list[int], beam: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_beam` in NumPy: each step keeps the ``beam`` cheapest extensions (among equal costs the
+    earlier, parent by parent), in the order they were made; the last step's are sorted, best first."""
     import numpy as np
 
     n = lr.shape[0]
@@ -466,14 +488,14 @@ def _beam(
         total[used] = np.inf
         flat = total.ravel()
         keep = min(beam, int(np.isfinite(flat).sum()))
-        pick = np.argpartition(flat, keep - 1)[:keep] if keep < flat.size else np.arange(flat.size)
-        pick = pick[np.argsort(flat[pick], kind="stable")]
+        pick = np.sort(np.argsort(flat, kind="stable")[:keep])
         parent, tile = np.divmod(pick, n)
         states = np.concatenate([states[parent], tile[:, None]], axis=1)
         costs = flat[pick]
         used = used[parent].copy()
         used[np.arange(len(pick)), tile] = True
-    return states, costs
+    order = np.argsort(costs, kind="stable")
+    return states[order], costs[order]
 
 
 def _total(arrangement: list[int], lr: np.ndarray, tb: np.ndarray, width: int, height: int) -> float:
