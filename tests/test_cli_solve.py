@@ -88,6 +88,7 @@ def test_exit_codes() -> None:
         assert len(bad.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow  # IDA* with the misplaced-tiles heuristic on a 31-move board: 25 s
 def test_compare_table_and_json() -> None:
     result = invoke(
         "compare",
@@ -114,7 +115,7 @@ def test_compare_table_and_json() -> None:
     assert table.exit_code == 0 and "idastar" in table.stdout and "bibfs" in table.stdout
 
 
-def test_help_loads_no_numba_and_warmup_runs() -> None:
+def test_help_loads_no_numba() -> None:
     code = (
         "import sys; from npuzzle.cli import main\ntry: main(['solve', '--help'])\nexcept SystemExit: pass\n"
         "print('numba' in sys.modules, file=sys.stderr)"
@@ -124,6 +125,10 @@ def test_help_loads_no_numba_and_warmup_runs() -> None:
     )
     assert proc.stderr.strip().endswith("False"), proc.stderr
     assert "--algorithm" in proc.stdout
+
+
+@pytest.mark.slow  # half a minute
+def test_warmup_runs() -> None:
     result = invoke("warmup", "--json")
     assert result.exit_code == 0, result.output
     assert {"idastar linear-conflict", "picture reassembly"} <= set(json.loads(result.stdout)["kernels"])

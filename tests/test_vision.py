@@ -269,7 +269,9 @@ WINDOW_STYLES = {
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 
 
-@pytest.mark.parametrize("name", list(WINDOW_STYLES))
+@pytest.mark.parametrize(  # the rounded numbers take 20 s (the flat and gapped ones stay in CI): slow
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "numbers-touching-rounded" else n for n in WINDOW_STYLES]
+)
 def test_whole_window_is_read_exactly(name: str) -> None:
     style = WINDOW_STYLES[name]
     if style.kind == "numbers" and shutil.which("tesseract") is None:
@@ -452,7 +454,7 @@ def _colour_wheel(path: Path) -> None:
     Image.fromarray((hsv * 255).astype(np.uint8), "HSV").convert("RGB").save(path)
 
 
-@pytest.mark.parametrize("seed", [33601, 33602, 33603])
+@pytest.mark.parametrize("seed", [33601, pytest.param(33602, marks=pytest.mark.slow), 33603])  # 33602: 15 s
 def test_a_smooth_preview_is_found_and_read(tmp_path: Path, seed: int) -> None:
     """A smooth picture shown beside the board (held-out color.png, 42015): few busy pixels and a broken
     outline at its dark corners; it was not found, and the seams' reading with the missing piece assumed at
@@ -485,7 +487,9 @@ def test_a_preview_the_tiles_do_not_match_refuses_the_assumed_hole_home() -> Non
     assert reading.board == shot.board and reading.goal == shot.goal and reading.preview is None
 
 
-@pytest.mark.parametrize(("seed", "read_wrong_before"), [(45009, True), (45012, True), (45001, False)])
+@pytest.mark.parametrize(  # 45012 takes half a minute: slow (python -m pytest -m slow)
+    ("seed", "read_wrong_before"), [(45009, True), pytest.param(45012, True, marks=pytest.mark.slow), (45001, False)]
+)
 def test_a_missing_piece_that_belongs_top_left_is_found_by_the_seams(seed: int, read_wrong_before: bool) -> None:
     """No preview, the missing piece's home top-left (a blank-first game). Read with it assumed bottom-right,
     the pieces fill the frame a cell off: either the seams still settle that (wrong) board, and fit clearly
