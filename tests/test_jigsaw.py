@@ -1118,6 +1118,22 @@ def test_with_one_gap_refits_an_axis_found_with_a_gap_that_is_not_there(gap: int
     assert (recut.rows if axis == "columns" else recut.columns) == (r if axis == "columns" else c)
 
 
+@pytest.mark.parametrize(("gap", "kept"), [(0, "far"), (0, "near"), (4, "far"), (4, "near")])
+def test_with_one_gap_regrows_tiles_found_a_fifth_too_small(gap: int, kept: str) -> None:
+    """The columns found with tiles 16 px (a fifth) too small, their near or far sides on the tiles' and the
+    others on lines inside the picture (fresh 60192: columns with 10 px gaps, rows touching): refit to the
+    rows' gap, every cell side lands within a pixel of the truth."""
+    style = Style(width=3, height=3, kind="picture", picture="grace_hopper", tile=80, gap=gap, frame=8,
+                  hole="black", scale=1.0, jpeg=60, seed=7)  # fmt: skip
+    shot = game_screenshot(style)
+    truth = _true_grid(shot)
+    c = truth.columns
+    start = c.start + 16 if kept == "far" else c.start
+    off = Grid(Axis(start, c.pitch, c.tile - 16, c.count), truth.rows)
+    assert _grid_error(off, truth) >= 16
+    assert _grid_error(with_one_gap(shot.image, off, "columns"), truth) <= 1.0
+
+
 @pytest.mark.slow  # 25-30 s idle; the same recut on dev seed 555 below (slow too)
 def test_a_reading_that_the_grid_cut_with_one_gap_reads_otherwise_is_refused() -> None:
     """Unseen seed 29666 (3x3, touching tiles, JPEG 58): the columns were found with a 4 px gap against the

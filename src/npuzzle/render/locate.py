@@ -803,6 +803,11 @@ def _best_placed(axis: Axis, sizes: Sequence[tuple[float, float]], gain: np.ndar
     """``axis`` as the best of ``sizes`` (pitch, tile) placed best, its start moved by up to
     :data:`REFINE_SHIFT`: the one whose tiles' distinct sides sum the most ``gain`` (see
     :func:`_refine_axis`); ``axis`` itself when ``sizes`` is empty."""
+    return _placed(axis, sizes, gain)[1]
+
+
+def _placed(axis: Axis, sizes: Sequence[tuple[float, float]], gain: np.ndarray) -> tuple[float, Axis]:
+    """:func:`_best_placed` and the ``gain`` its tiles' sides sum (-inf when ``sizes`` is empty)."""
     import numpy as np
 
     shifts = np.arange(-REFINE_SHIFT, REFINE_SHIFT + 1e-9, REFINE_STEP)
@@ -820,7 +825,7 @@ def _best_placed(axis: Axis, sizes: Sequence[tuple[float, float]], gain: np.ndar
         k = int(np.argmax(score))
         if score[k] > best[0]:
             best = (float(score[k]), Axis(axis.start + float(shifts[k]), p, t, axis.count, axis.score, axis.offsets))
-    return best[1]
+    return best
 
 
 def _axis_steps(
@@ -843,16 +848,28 @@ def with_one_gap(image: PILImage.Image, grid: Grid, recut: str) -> Grid:
     does (up to :data:`REFINE_ROUNDS` times, each by up to 3 px of tile and :data:`REFINE_SHIFT` of start).
     Games space tiles alike both ways, so when a grid's gaps differ this is the other way it may be cut:
     unseen seed 29666, touching tiles whose columns were found with a 4 px gap (and a pitch 4 px too
-    long) against the rows' 1 px; cut with a 1 px gap both ways, the columns land on the tiles' sides."""
+    long) against the rows' 1 px; cut with a 1 px gap both ways, the columns land on the tiles' sides.
+    The first round also tries the tiles grown (or shrunk) to the pitch less that gap, their near or their
+    far sides kept: fresh 60192, touching tiles whose columns were found with 10 px gaps, their far sides
+    on the tiles' and their near sides on lines in the picture 11 px in."""
     import numpy as np
 
     maps = _step_maps(image)
-    for _ in range(REFINE_ROUNDS):
+    for round_ in range(REFINE_ROUNDS):
         axis, profile, lo, hi, gap = _axis_steps(maps, grid, recut)
         gain = _gain(profile, lo, hi)
         touching = gap < 1.0  # (as _refine_axis: a gap under a pixel is no gap)
-        sizes = [(t if touching else t + gap, t) for t in axis.tile + np.arange(-3.0, 3.0 + 1e-9, 0.1) if t >= MIN_TILE]
-        fitted = _best_placed(axis, sizes, gain)
+
+        def sizes_round(tile: float, touching: bool = touching, gap: float = gap) -> list[tuple[float, float]]:
+            return [(t if touching else t + gap, t) for t in tile + np.arange(-3.0, 3.0 + 1e-9, 0.1) if t >= MIN_TILE]
+
+        fits = [_placed(axis, sizes_round(axis.tile), gain)]
+        resized = axis.pitch - (0.0 if touching else gap)
+        if round_ == 0 and abs(resized - axis.tile) > 3.0:
+            for start in (axis.start, axis.start + axis.tile - resized):
+                moved = Axis(start, axis.pitch, resized, axis.count, axis.score, axis.offsets)
+                fits.append(_placed(moved, sizes_round(resized), gain))
+        fitted = max(fits, key=lambda fit: fit[0])[1]
         regrid = Grid(fitted, grid.rows) if recut == "columns" else Grid(grid.columns, fitted)
         if regrid == grid:
             break
