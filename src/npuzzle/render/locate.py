@@ -842,6 +842,14 @@ def _axis_steps(
     return grid.rows, _summed_profile(maps[1], x0 + inset, x1 - inset), y0, y1, grid.columns.gap
 
 
+def _sizes_near(tile: float, gap: float) -> list[tuple[float, float]]:
+    """``(pitch, tile)`` for tiles within 3 px of ``tile`` (in 0.1 px steps) ``gap`` apart; touching when the
+    gap is under a pixel (as :func:`_refine_axis`: a gap under a pixel is no gap)."""
+    import numpy as np
+
+    return [(t if gap < 1.0 else t + gap, t) for t in tile + np.arange(-3.0, 3.0 + 1e-9, 0.1) if t >= MIN_TILE]
+
+
 def with_one_gap(image: PILImage.Image, grid: Grid, recut: str) -> Grid:
     """``grid`` with its ``recut`` axis (``"columns"`` or ``"rows"``) refit to the other axis's gap, start
     and tile size moved to where the tiles' sides lie on the strongest colour steps, as :func:`refine_grid`
@@ -852,24 +860,17 @@ def with_one_gap(image: PILImage.Image, grid: Grid, recut: str) -> Grid:
     The first round also tries the tiles grown (or shrunk) to the pitch less that gap, their near or their
     far sides kept: fresh 60192, touching tiles whose columns were found with 10 px gaps, their far sides
     on the tiles' and their near sides on lines in the picture 11 px in."""
-    import numpy as np
-
     maps = _step_maps(image)
-    for round_ in range(REFINE_ROUNDS):
+    for attempt in range(REFINE_ROUNDS):
         axis, profile, lo, hi, gap = _axis_steps(maps, grid, recut)
         gain = _gain(profile, lo, hi)
-        touching = gap < 1.0  # (as _refine_axis: a gap under a pixel is no gap)
-
-        def sizes_round(tile: float, touching: bool = touching, gap: float = gap) -> list[tuple[float, float]]:
-            return [(t if touching else t + gap, t) for t in tile + np.arange(-3.0, 3.0 + 1e-9, 0.1) if t >= MIN_TILE]
-
-        fits = [_placed(axis, sizes_round(axis.tile), gain)]
-        resized = axis.pitch - (0.0 if touching else gap)
-        if round_ == 0 and abs(resized - axis.tile) > 3.0:
-            for start in (axis.start, axis.start + axis.tile - resized):
-                moved = Axis(start, axis.pitch, resized, axis.count, axis.score, axis.offsets)
-                fits.append(_placed(moved, sizes_round(resized), gain))
-        fitted = max(fits, key=lambda fit: fit[0])[1]
+        fits = [_placed(axis, _sizes_near(axis.tile, gap), gain)]
+        regrown = axis.pitch - (0.0 if gap < 1.0 else gap)
+        if attempt == 0 and abs(regrown - axis.tile) > 3.0:
+            for start in (axis.start, axis.start + axis.tile - regrown):  # near sides kept, or far sides
+                moved = Axis(start, axis.pitch, regrown, axis.count, axis.score, axis.offsets)
+                fits.append(_placed(moved, _sizes_near(regrown, gap), gain))
+        fitted = max(fits, key=lambda fit: fit[0])[1]  # (the tiles as found win a tie)
         regrid = Grid(fitted, grid.rows) if recut == "columns" else Grid(grid.columns, fitted)
         if regrid == grid:
             break
