@@ -160,7 +160,9 @@ def _random_board(width: int, height: int, seed: int) -> str:
     return " ".join(map(str, generate(classic(width, height), "shuffle", seed=seed)[0].tiles))
 
 
-@pytest.mark.parametrize(("width", "height"), [(5, 5), (6, 6), (10, 10), (30, 30)])
+@pytest.mark.parametrize(  # the 30x30 takes 19 s in CI: slow
+    ("width", "height"), [(5, 5), (6, 6), (10, 10), pytest.param(30, 30, marks=pytest.mark.slow)]
+)
 def test_solve_answers_any_size_with_a_small_budget(width: int, height: int) -> None:
     board = _random_board(width, height, 11)
     result = invoke("solve", board, "--max-seconds", "0.5", "--json")

@@ -64,6 +64,7 @@ def test_numbered_tiles_are_read_for_the_hole_home_given() -> None:
         read_screenshot(shot.image, hole_home="top-left")
 
 
+@pytest.mark.slow  # 27 s in CI (OCR on a 5x5 read twice); the other goal checks here stay
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 def test_a_box_doubted_as_a_preview_does_not_set_the_numbered_tiles_hole_home() -> None:
     """Bench seed 1016 ("numbers, no reference", a 5x5): a box in the window was matched with doubt as the

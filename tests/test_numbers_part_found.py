@@ -32,8 +32,8 @@ def _shot(seed: int, *, faces: bool = False, looks: bool | str = False, missing_
         (1074, False, "hard", False),
         # a 6x6 "missing number" game (1..36 without 11) found as its top three rows: it has 36 cells, not 37
         (1046, False, False, True),
-        # a 5x5 whose grid is found only around its hole, as a 4x5 part
-        (1006, False, False, False),
+        # a 5x5 whose grid is found only around its hole, as a 4x5 part (12 s in CI; the 5x5 below stays)
+        pytest.param(1006, False, False, False, marks=pytest.mark.slow),
         # a 5x5 grown from a 3x2 part, one added cell read unsurely as the one number missing (7)
         (1006, True, False, False),
     ],

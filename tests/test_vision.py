@@ -487,8 +487,9 @@ def test_a_preview_the_tiles_do_not_match_refuses_the_assumed_hole_home() -> Non
     assert reading.board == shot.board and reading.goal == shot.goal and reading.preview is None
 
 
-@pytest.mark.parametrize(  # 45012 takes half a minute: slow (python -m pytest -m slow)
-    ("seed", "read_wrong_before"), [(45009, True), pytest.param(45012, True, marks=pytest.mark.slow), (45001, False)]
+@pytest.mark.parametrize(  # 45012 takes half a minute, 45001 13 s in CI: slow (python -m pytest -m slow)
+    ("seed", "read_wrong_before"),
+    [(45009, True), pytest.param(45012, True, marks=pytest.mark.slow), pytest.param(45001, False, marks=pytest.mark.slow)],
 )
 def test_a_missing_piece_that_belongs_top_left_is_found_by_the_seams(seed: int, read_wrong_before: bool) -> None:
     """No preview, the missing piece's home top-left (a blank-first game). Read with it assumed bottom-right,
@@ -717,7 +718,9 @@ def test_tiles_too_alike_never_give_a_wrong_board(seed: int) -> None:
     assert reading.board == board
 
 
-@pytest.mark.parametrize("name", ["numbers-gaps", "numbers-touching-flat"])
+@pytest.mark.parametrize(  # the touching tiles take 15 s in CI: slow
+    "name", ["numbers-gaps", pytest.param("numbers-touching-flat", marks=pytest.mark.slow)]
+)
 def test_numbered_board_with_a_twin_number_is_refused(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """OCR reading one number twice (a 1 taken for a 7, say) must not come back as a board; on touching
     tiles too, where the grid comes from the hole, and the refusal names the numbers, not a picture."""

@@ -1195,7 +1195,9 @@ def canned_reading(
 
 
 @pytest.mark.parametrize("viewport", ["1280x720", "phone"])
-@pytest.mark.parametrize("side", [10, 16])
+@pytest.mark.parametrize(  # CI keeps the 16x16, the longest names (5-9 s a page); the 10x10 is slow
+    "side", [pytest.param(10, marks=pytest.mark.browser_slow), 16]
+)
 def test_a_big_boards_warning_keeps_to_its_lines_naming_the_cells(
     open_page: Callable[..., Any], tmp_path: Path, viewport: str, side: int
 ) -> None:
@@ -1576,7 +1578,9 @@ def test_a_screenshot_is_sent_within_the_upload_cap_the_server_serves(page: Any,
 LONG_STATUS = "Hint: 60 down · moves to go: at most 1079, at least 212"
 
 
-@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize(  # the shortest desktop and the phone in CI; the other desktops (4 s each) slow
+    "viewport", [v if v in ("1280x720", "phone") else pytest.param(v, marks=pytest.mark.browser_slow) for v in VIEWPORTS]
+)
 def test_layout_keeps_actions_above_the_fold_at_every_size(
     open_page: Callable[..., Any], viewport: str
 ) -> None:
