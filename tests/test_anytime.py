@@ -319,6 +319,44 @@ def test_optimal_proves_easy_boards_without_building_tables(
         assert not partition_present(choose_partition(width, height, target.blank_cell))
 
 
+def test_optimal_answers_by_linear_conflict_before_compiling_walking_distance(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: on a machine where walking distance's IDA* was not compiled yet, optimal=True on a 12-move 4x4
+    waited 24 s for that compile before its 5 s budget began. Linear conflict's kernel (compiled) now
+    searches first: easy boards are proven without the compile; a budget too short to be worth a compile is
+    all linear conflict's; a board it does not prove in its quick share goes on to walking distance."""
+    from npuzzle.search import solver
+
+    monkeypatch.setenv("NPUZZLE_CACHE", str(tmp_path))  # no pattern tables
+    loaded: list[str | None] = []
+    real_load = solver.load_kernel
+
+    def load(goal_board: Board, plan: solver.Plan, metric: str, progress: object = None) -> float:
+        loaded.append(plan.heuristic)
+        return real_load(goal_board, plan, metric, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "load_kernel", load)
+    monkeypatch.setattr(solver, "_walking_compiled", lambda: False)
+    target = goal("blank-first", 4, 4)
+    for seed in (3, 4):
+        (board,) = generate(target, "walk", moves=12, seed=seed)
+        reference = solve(board, target, algorithm="idastar", heuristic="manhattan")
+        s = solve(board, target, optimal=True, limits=Limits(max_seconds=5))
+        assert s.optimal and s.length == reference.length and s.heuristic == "linear-conflict"
+        assert s.replay() == target
+    assert "walking-distance" not in loaded
+    hardest = Board([0, 11, 9, 13, 12, 15, 10, 14, 3, 7, 6, 2, 4, 8, 5, 1], 4, 4)  # 80 moves
+    with pytest.raises(SearchLimitExceeded, match=r"IDA\* \(linear-conflict\) hit max_seconds=1"):
+        solve(hardest, classic(4, 4), optimal=True, limits=Limits(max_seconds=1))
+    assert "walking-distance" not in loaded
+    monkeypatch.setattr(solver, "QUICK_BEFORE_COMPILING", 1e-6)  # linear conflict gives up at once
+    korf_1 = Board([14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3], 4, 4)  # 57 moves (tests/data/korf100.txt, instance 1)
+    s = solve(korf_1, target, optimal=True, limits=Limits(max_seconds=60))
+    assert s.optimal and s.heuristic == "walking-distance" and loaded[-1] == "walking-distance"
+    assert s.length == 57 and s.replay() == target
+
+
 def test_optimal_builds_tables_only_after_the_table_free_search_gives_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

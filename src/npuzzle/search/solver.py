@@ -404,6 +404,10 @@ def _solve_exact_auto(
     estimated build, 30 % of the time beyond the build; otherwise all of it (a build could not finish and
     still leave time to search). A build is announced through ``progress`` and said in ``notes``, never
     warned. A limit raises :class:`SearchLimitExceeded` with the best proven ``lower_bound`` of both steps.
+
+    When walking distance's kernel is not compiled yet and linear conflict's is, linear conflict searches
+    first for :data:`QUICK_BEFORE_COMPILING` seconds (the whole table-free share when that is at most twice
+    as long): a 12-move 4×4 to the blank-first goal waited 24 s for the compile before its 5 s budget began.
     """
     from .pdb_backend import build_hint, build_seconds, choose_partition, partition_present
 
@@ -425,6 +429,20 @@ def _solve_exact_auto(
     else:
         first = budget
     heuristic = "walking-distance" if (width, height) in CHEAP_WALKING else "linear-conflict"
+    spent = 0.0  # seconds of the budget a quick search took before the table-free one
+    if heuristic == "walking-distance" and not _walking_compiled() and _linear_conflict_compiled():
+        # answer first: linear conflict's kernel is at hand, walking distance's first compile takes ~20 s
+        if first is not None and first <= 2 * QUICK_BEFORE_COMPILING:
+            heuristic = "linear-conflict"  # too short a share to be worth a compile before it
+        else:
+            started = time.perf_counter()
+            quick, expanded = _linear_conflict_for(board, goal_board, limits, QUICK_BEFORE_COMPILING, progress)
+            if quick is not None:
+                return quick
+            spent = time.perf_counter() - started
+            first = None if first is None else first - spent
+            nodes = None if limits.max_nodes is None else max(1, limits.max_nodes - expanded)
+            limits = replace(limits, max_nodes=nodes)
     plan = Plan("idastar", heuristic, None)
     startup = load_kernel(goal_board, plan, "single", progress)
     t0 = time.perf_counter()
@@ -437,7 +455,7 @@ def _solve_exact_auto(
         except SearchLimitExceeded as exc:
             if exc.limit != "max_seconds" or partition is None or build is None:
                 raise
-            left = None if budget is None else budget - (time.perf_counter() - t0)
+            left = None if budget is None else budget - spent - (time.perf_counter() - t0)
             if left is not None and left < build:  # a build could not finish in time: say how to make one
                 raise _limit_error(
                     f"IDA* ({heuristic}) hit max_seconds={budget:g} at bound {exc.lower_bound}; the "
@@ -471,6 +489,52 @@ def _solve_exact_auto(
         metric="single",
         notes=_startup_notes(startup, plan),
     )
+
+
+QUICK_BEFORE_COMPILING = 2.0  # seconds of linear conflict's IDA* before walking distance's first compile
+
+
+def _walking_compiled() -> bool:
+    from .._kernels._jit import is_compiled
+
+    return is_compiled(kw.idastar_wd, kw.build_vertical, kw.move_tables)
+
+
+def _linear_conflict_compiled() -> bool:
+    from .._kernels.warmup import group_compiled
+
+    return group_compiled("idastar")
+
+
+def _linear_conflict_for(
+    board: Board, goal_board: Board, limits: Limits, seconds: float, progress: ProgressFn | None
+) -> tuple[Solution | None, int]:
+    """The optimum by IDA* with linear conflict if it is proven within ``seconds`` (and ``limits``), else
+    None; and the nodes it expanded. Easy boards are proven in milliseconds; a walking-distance search that
+    must compile first (about 20 s on a fresh machine) is then not worth waiting for."""
+    width, height = board.width, board.height
+    plan = Plan("idastar", "linear-conflict", None)
+    t0 = time.perf_counter()
+    try:
+        cells, stats = run_canonical(
+            to_canonical(board, goal_board), width, height, goal_board.blank_cell, plan, "single",
+            replace(limits, max_seconds=seconds), progress, t0,
+        )  # fmt: skip
+    except SearchLimitExceeded as exc:
+        if exc.limit != "max_seconds" or (limits.max_seconds is not None and limits.max_seconds <= seconds):
+            raise
+        return None, exc.stats.expanded if exc.stats is not None else 0
+    solution = Solution(
+        start=board,
+        goal=goal_board,
+        moves=moves_from_cells(board, cells, "single"),
+        optimal=True,
+        algorithm="idastar",
+        heuristic="linear-conflict",
+        stats=stats,
+        metric="single",
+    )
+    return solution, stats.expanded
 
 
 def _no_progress(message: str, done: int, total: int) -> None:
