@@ -197,6 +197,34 @@ def test_fill_resumes_and_extends_a_stream(tmp_path: Path) -> None:
         assert {(r.seq, r.board.tiles) for r in bank.records()} == extended
 
 
+def test_the_earliest_job_of_a_stream_keeps_a_board_whatever_order_jobs_finish_in(tmp_path: Path) -> None:
+    """Two fill workers finish jobs out of order, so a board two jobs drew went to whichever finished first,
+    and a stream killed and restarted (or run with another number of workers) made another bank than one
+    run in order (tests/test_bank_resume.py, under -m slow). The earliest job now keeps it."""
+    goal = classic(4, 2)
+    board = Board((1, 2, 3, 4, 5, 6, 0, 7), 4, 2)  # 1 move from the goal
+
+    def record(seq: int, seed: int, method: str = "walk", fill_id: int | None = None) -> PuzzleRecord:
+        return PuzzleRecord(board, goal, "classic", 1, 1, True, (7,), method, seed, "bfs", 3, 0.01,
+                            fill_id=fill_id, seq=seq)  # fmt: skip
+
+    with open_bank(tmp_path / "order.bank") as bank:
+        goal_id = bank.goal_id(goal, "classic")
+        stream = bank.fill_stream({"test": "order"})
+        assert bank.record_fill_result(stream, 5, record(5, 55, fill_id=stream), goal_id) == "added"
+        assert bank.record_fill_result(stream, 2, record(2, 22, fill_id=stream), goal_id) == "duplicate"
+        assert bank.record_fill_result(stream, 7, record(7, 77, fill_id=stream), goal_id) == "duplicate"
+        assert bank.record_fill_result(stream, 2, record(2, 22, fill_id=stream), goal_id) == "done-before"
+        (stored,) = list(bank.records())
+        assert (stored.seq, stored.seed, stored.board) == (2, 22, board)
+        jobs = sorted(bank.connection.execute("SELECT seq, status, puzzle_id FROM fill_jobs"))
+        assert jobs == [(2, "added", stored.id), (5, "duplicate", None), (7, "duplicate", None)]
+        assert bank.fill_progress(stream) == ({2, 5, 7}, 1)
+        other = bank.fill_stream({"test": "other"})  # a board another stream stored stays that stream's
+        assert bank.record_fill_result(other, 0, record(0, 1, fill_id=other), goal_id) == "duplicate"
+        assert [(r.fill_id, r.seq) for r in bank.records()] == [(stream, 2)]
+
+
 def test_cli_fill_draw_stats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "cli.bank")
     assert main(["bank", "fill", "--size", "4x2", "--length", "6..9", "--count", "8", "--db", db, "--no-progress"]) == 0

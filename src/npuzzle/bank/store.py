@@ -331,7 +331,12 @@ class Bank:
 
     def record_fill_result(self, fill_id: int, seq: int, record: PuzzleRecord, goal_id: int) -> str:
         """Store one fill job's puzzle and mark job ``seq`` done, atomically: ``'added'``, ``'duplicate'``
-        (the board was already stored) or ``'done-before'`` (another run recorded this job first)."""
+        (the board was already stored) or ``'done-before'`` (another run recorded this job first).
+
+        A board a later job of the same stream stored first passes to this job, and that job becomes the
+        duplicate: the earliest job keeps each board whatever order the jobs finish in, so a stream makes
+        the same bank with any number of workers, killed and restarted or not. (Its count of added puzzles
+        is unchanged: the call says ``'duplicate'``.)"""
         with self._transaction():
             seen = self.connection.execute(
                 "SELECT 1 FROM fill_jobs WHERE fill_id = ? AND seq = ?", (fill_id, seq)
@@ -340,11 +345,40 @@ class Bank:
                 return "done-before"
             puzzle_id = self._insert(record, goal_id)
             status = "duplicate" if puzzle_id is None else "added"
+            job_status = status
+            if puzzle_id is None:
+                puzzle_id = self._take_from_a_later_job(fill_id, seq, record, goal_id)
+                job_status = "duplicate" if puzzle_id is None else "added"
             self.connection.execute(
                 "INSERT INTO fill_jobs (fill_id, seq, status, puzzle_id) VALUES (?, ?, ?, ?)",
-                (fill_id, seq, status, puzzle_id),
+                (fill_id, seq, job_status, puzzle_id),
             )
         return status
+
+    def _take_from_a_later_job(self, fill_id: int, seq: int, record: PuzzleRecord, goal_id: int) -> int | None:
+        """Inside the caller's transaction: the id of ``record``'s board when a job of stream ``fill_id``
+        after ``seq`` stored it, the row now ``record``'s and that job a duplicate; else ``None``."""
+        owner = self.connection.execute(
+            "SELECT id, seq FROM puzzles WHERE goal_id = ? AND board = ? AND fill_id = ?",
+            (goal_id, format_tiles(record.board.tiles), fill_id),
+        ).fetchone()
+        if owner is None or owner[1] is None or owner[1] <= seq:
+            return None
+        puzzle_id, later = int(owner[0]), int(owner[1])
+        self.connection.execute(
+            "UPDATE puzzles SET length = ?, lower_bound = ?, upper_bound = ?, optimal = ?, solution = ?, "
+            "method = ?, seed = ?, seq = ?, solver = ?, nodes = ?, seconds = ? WHERE id = ?",
+            (
+                record.length, record.lower_bound, record.upper_bound, int(record.optimal),
+                None if record.solution is None else format_tiles(record.solution), record.method,
+                record.seed, seq, record.solver, record.nodes, record.seconds, puzzle_id,
+            ),
+        )  # fmt: skip
+        self.connection.execute(
+            "UPDATE fill_jobs SET status = 'duplicate', puzzle_id = NULL WHERE fill_id = ? AND seq = ?",
+            (fill_id, later),
+        )
+        return puzzle_id
 
     # -- reading -------------------------------------------------------------------------------------------
     def count(self, width: int | None = None, height: int | None = None, goal: Board | None = None,
