@@ -1719,7 +1719,7 @@ def test_a_board_no_grid_of_lines_shows_is_read_from_its_outline(seed: int) -> N
 def test_a_board_only_the_step_maps_show_is_read_on_their_grid(monkeypatch: pytest.MonkeyPatch) -> None:
     """Dev seed 266, a 3x3 of grace_hopper tiles at JPEG 43: the edge maps show no grid, and the outlines
     give no reading; the step maps' best grid is the board's own (within 4 px before refining) and reads right.
-    Without it: refused."""
+    Without the step maps it was refused; by session 66 another grid reads it right too: right or refused."""
     from npuzzle.render import vision
     from npuzzle.render.locate import GridNotFoundError, locate_grids, step_grids
 
@@ -1731,8 +1731,11 @@ def test_a_board_only_the_step_maps_show_is_read_on_their_grid(monkeypatch: pyte
     reading = read_screenshot(shot.image)
     assert reading.board == shot.board and reading.goal == shot.goal
     monkeypatch.setattr(vision, "STEP_GRIDS", 0)
-    with pytest.raises(PuzzleError):
-        read_screenshot(shot.image)
+    try:
+        without = read_screenshot(shot.image)
+    except PuzzleError:
+        return
+    assert without.board == shot.board and without.goal == shot.goal
 
 
 @pytest.mark.parametrize("seed", [378, 356])

@@ -538,14 +538,18 @@ def test_a_corner_the_seam_measures_disagree_on_is_not_switched_to() -> None:
 
 
 @pytest.mark.slow
-def test_a_board_whose_corner_the_seam_measures_disagree_on_is_refused() -> None:
+def test_a_board_whose_corner_the_seam_measures_disagree_on_is_read_right_or_refused() -> None:
     """Fresh 52058 as a whole: refused, the corner not settled, its best guess the board read with the home
-    assumed (right)."""
+    assumed (right). Since found read right (by session 66, under ``-m slow``; its grid is found otherwise):
+    right, or refused with that cause and a right best guess, never wrong."""
     shot = game_screenshot(random_style(52058, kind="picture", missing_bottom_right=True))
-    with pytest.raises(PictureReassemblyError, match="do not settle which corner") as refusal:
-        read_screenshot(shot.image)
-    guess = refusal.value.reading
-    assert guess is not None and guess.board == shot.board and guess.goal == shot.goal
+    try:
+        reading = read_screenshot(shot.image)
+    except PictureReassemblyError as refusal:
+        assert "do not settle which corner" in str(refusal)
+        reading = refusal.reading
+        assert reading is not None
+    assert reading.board == shot.board and reading.goal == shot.goal
 
 
 def test_a_board_whose_missing_piece_belongs_inside_is_refused_not_read_with_a_corner() -> None:
