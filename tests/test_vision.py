@@ -538,6 +538,23 @@ def test_a_corner_the_seam_measures_disagree_on_is_not_switched_to() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="known wrong reading (session 66): a flat-sky corner wins by 0.50 and 0.62")
+def test_a_board_whose_flat_sky_corner_fits_better_is_not_switched_to_it() -> None:
+    """Fresh 60279 ("picture, no reference", a 6x6 of grace_hopper, many flat sky tiles; the missing piece
+    belongs bottom-right): read with the home switched to the top-right, wrong, with exit 0. The three sky
+    pieces of the right column are shifted down a cell and a fourth sky piece laid in the bottom-right
+    corner; that arrangement fits 0.50 and 0.62 typical seams better than the true one under the two measures
+    (HOME_SWITCH asks 0.25), and the board read with the top-right home is witnessed (0.20 and 0.26 ahead).
+    Code of 606c96a reads it the same way. Left as a known defect, to be mended first: right or refused."""
+    shot = game_screenshot(random_style(60279, kind="picture", missing_bottom_right=True))
+    try:
+        reading = read_screenshot(shot.image)
+    except PuzzleError:
+        return
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
+@pytest.mark.slow
 def test_a_board_whose_corner_the_seam_measures_disagree_on_is_read_right_or_refused() -> None:
     """Fresh 52058 as a whole: refused, the corner not settled, its best guess the board read with the home
     assumed (right). Since found read right (by session 66, under ``-m slow``; its grid is found otherwise):
