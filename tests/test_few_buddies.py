@@ -9,6 +9,7 @@ from npuzzle.render.vision import read_screenshot
 from screenshots import game_screenshot, random_style
 
 
+@pytest.mark.slow  # 33-36 s in CI (a 6x6 read, then its recuts weighed three times)
 def test_a_sure_arrangement_with_few_mutual_best_seams_is_read_and_only_that(monkeypatch: pytest.MonkeyPatch) -> None:
     # dev 63 of "picture, no reference": a 6x6 whose pieces join mutual best matches at 47% of its seams, put
     # first by both measures 0.65 and 0.88 typical seams ahead; refused for its few mutual matches alone before

@@ -118,6 +118,7 @@ def test_a_part_of_the_board_grows_into_the_whole_board() -> None:
     assert reading.board == shot.board
 
 
+@pytest.mark.slow  # 10-15 s in CI; the grown grids of tests/test_numbers_part_found.py stay
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 def test_cells_a_grown_grid_adds_are_not_settled_by_elimination() -> None:
     """Unseen seed 29085, a 3x3 at scale 0.67 and JPEG 40, located as its lower two rows: grown by a row
@@ -153,6 +154,7 @@ def test_cells_a_grown_grid_had_are_still_settled_by_elimination() -> None:
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+@pytest.mark.slow  # 15-18 s in CI; the picture 2x2 of tests/test_jigsaw.py stays
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr not installed")
 def test_a_two_by_two_of_numbers_is_read_only_with_its_size_given() -> None:
     """Bench seed 1014 of "numbers, no reference" (a 3x3), its window doubled on a 5120x2880 desktop: the
