@@ -478,6 +478,15 @@ def _solve_exact_auto(
                 f"{width}x{height} {partition.label} pattern tables (first use only; cached for later solves)"
             )
             return solution.with_claims(notes=(*_startup_notes(startup, plan), *solution.notes, note))
+    return _proved_by_idastar(board, goal_board, cells, heuristic, replace(stats, startup_seconds=startup),
+                              _startup_notes(startup, plan))  # fmt: skip
+
+
+def _proved_by_idastar(
+    board: Board, goal_board: Board, cells: list[int], heuristic: str, stats: SearchStats,
+    notes: tuple[str, ...] = (),
+) -> Solution:  # fmt: skip
+    """The optimal single-tile solution from ``board`` that IDA* with ``heuristic`` found (``cells``)."""
     return Solution(
         start=board,
         goal=goal_board,
@@ -485,9 +494,9 @@ def _solve_exact_auto(
         optimal=True,
         algorithm="idastar",
         heuristic=heuristic,
-        stats=replace(stats, startup_seconds=startup),
+        stats=stats,
         metric="single",
-        notes=_startup_notes(startup, plan),
+        notes=notes,
     )
 
 
@@ -524,17 +533,7 @@ def _linear_conflict_for(
         if exc.limit != "max_seconds" or (limits.max_seconds is not None and limits.max_seconds <= seconds):
             raise
         return None, exc.stats.expanded if exc.stats is not None else 0
-    solution = Solution(
-        start=board,
-        goal=goal_board,
-        moves=moves_from_cells(board, cells, "single"),
-        optimal=True,
-        algorithm="idastar",
-        heuristic="linear-conflict",
-        stats=stats,
-        metric="single",
-    )
-    return solution, stats.expanded
+    return _proved_by_idastar(board, goal_board, cells, "linear-conflict", stats), stats.expanded
 
 
 def _no_progress(message: str, done: int, total: int) -> None:
