@@ -538,20 +538,48 @@ def test_a_corner_the_seam_measures_disagree_on_is_not_switched_to() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known wrong reading (session 66): a flat-sky corner wins by 0.50 and 0.62")
 def test_a_board_whose_flat_sky_corner_fits_better_is_not_switched_to_it() -> None:
-    """Fresh 60279 ("picture, no reference", a 6x6 of grace_hopper, many flat sky tiles; the missing piece
-    belongs bottom-right): read with the home switched to the top-right, wrong, with exit 0. The three sky
-    pieces of the right column are shifted down a cell and a fourth sky piece laid in the bottom-right
-    corner; that arrangement fits 0.50 and 0.62 typical seams better than the true one under the two measures
-    (HOME_SWITCH asks 0.25), and the board read with the top-right home is witnessed (0.20 and 0.26 ahead).
-    Code of 606c96a reads it the same way. Left as a known defect, to be mended first: right or refused."""
+    """Fresh 60279 ("picture, no reference", a 6x6 of grace_hopper; the missing piece belongs bottom-right): it
+    was read with the home switched to the top-right, wrong, with exit 0. The flag's starred pieces of the right
+    column were shifted down a cell and a fourth laid in the bottom-right corner; that arrangement fits 0.50 and
+    0.62 typical seams better than the true one under the two measures (HOME_SWITCH asks 0.25), and the board
+    read with the top-right home was witnessed (0.20 and 0.26 ahead). A corner no common game uses is not
+    switched to from the seams alone: refused, naming it, the best guess the board read bottom-right (right)."""
     shot = game_screenshot(random_style(60279, kind="picture", missing_bottom_right=True))
-    try:
-        reading = read_screenshot(shot.image)
-    except PuzzleError:
-        return
-    assert reading.board == shot.board and reading.goal == shot.goal
+    with pytest.raises(PictureReassemblyError, match=r"at the top-right \(cell 5\) than at the bottom-right") as refused:
+        read_screenshot(shot.image)
+    assert "--hole-home 5" in str(refused.value)
+    guess = refused.value.reading
+    assert guess is not None and guess.board == shot.board and guess.goal == shot.goal
+
+
+def test_a_corner_no_common_game_uses_is_not_switched_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the missing piece's home assumed bottom-right, the seams fitting better with it at the top-right
+    or bottom-left refuse the board (naming the corner, the assumed reading the best guess) without reading it
+    again there; the top-left, where blank-first games leave it, is read again and taken if it wins."""
+    from npuzzle.render import vision
+
+    grid = Grid(Axis(0, 10, 9, 3), Axis(0, 10, 9, 3))
+    assumed = ScreenshotReading(Board((7, 2, 5, 1, 8, 3, 4, 6, 0), 3, 3), blank_at(3, 3, 8), (1.0,) * 9, 8, grid=grid)
+    top_left = ScreenshotReading(Board((8, 3, 6, 2, 9, 4, 5, 7, 0), 3, 3), blank_at(3, 3, 0), (1.0,) * 9, 0, grid=grid)
+    monkeypatch.setattr(vision, "_corner_wins", lambda image, reading: True)
+    image = Image.new("RGB", (30, 30))
+    for corner, name in ((2, "top-right"), (6, "bottom-left"), (0, "top-left")):
+        monkeypatch.setattr(vision, "_best_other_corner", lambda image, reading, corner=corner: (corner, 0.8))
+        read_again: list[int | str | None] = []
+
+        def read_seams(home: int | str | None, read_again: list[int | str | None] = read_again) -> ScreenshotReading:
+            read_again.append(home)
+            return top_left
+
+        if corner == 0:
+            assert vision._with_the_corner_seams_choose(image, assumed, None, read_seams) is top_left
+            assert read_again == [0]
+            continue
+        with pytest.raises(PictureReassemblyError, match=f"at the {name} \\(cell {corner}\\) than at the bottom-right") as refused:
+            vision._with_the_corner_seams_choose(image, assumed, None, read_seams)
+        assert refused.value.reading is assumed and f"--hole-home {corner}" in str(refused.value)
+        assert read_again == []
 
 
 @pytest.mark.slow

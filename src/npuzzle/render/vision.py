@@ -1269,9 +1269,10 @@ def _with_the_corner_seams_choose(
     """``reading`` (from the tiles' seams, the missing piece's home ``hole_home``, or assumed bottom-right)
     unless the picture fits better (by ``HOME_DOUBT``) with that home at another corner
     (:func:`_best_other_corner`).
-    Then, with the home assumed, the board is read again with the home at that corner (``read_seams``), and
-    that reading is kept if the corner it was read with then fits better than every other corner by
-    ``HOME_SWITCH`` (:func:`_corner_wins`); a home the user gave is refused.
+    Then, with the home assumed and that corner the top-left, the board is read again with the home there
+    (``read_seams``), and that reading is kept if the corner it was read with then fits better than every other
+    corner by ``HOME_SWITCH`` (:func:`_corner_wins`); a home the user gave, or the assumed one doubted for the
+    top-right or bottom-left, is refused.
 
     A game whose missing piece belongs top-left, read with it assumed bottom-right, came back with a wrong
     board (QA, 2026-11-27; 8 of 24 fresh screenshots 45000-45023): its pieces fill the frame shifted by a
@@ -1290,6 +1291,19 @@ def _with_the_corner_seams_choose(
             reading,
         )
     advice = f"give --hole-home {corner} if the missing piece belongs at {there}, or the original picture with --reference"
+    if corner != 0:
+        # the seams doubt the assumed corner but prefer one that no common game convention uses (the classic
+        # bottom-right, the blank-first top-left): the two seams a corner's home leaves out are evidence too weak
+        # to settle the board alone where the pieces near the corners look alike. Fresh 60279 (a 6x6 whose
+        # missing piece belongs bottom-right, the flag's starred pieces in the top-right corner) was read with
+        # the home switched to the top-right, those pieces shifted down a column, wrong, with exit 0: one
+        # poor true seam left out there outweighed the two laid at the bottom-right by 0.50 typical seams
+        raise PictureReassemblyError(
+            f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at {there} "
+            f"than at the bottom-right (assumed), a corner games seldom leave it at, too little to read the board "
+            f"so from the seams alone: {advice}",
+            reading,
+        )
     try:
         other = read_seams(corner)
     except ReadingError as refusal:

@@ -313,7 +313,7 @@ class ReadResponse(BaseModel):
         default=False,
         description="Picture tiles put back from their seams with that home not seen (no reference, no finished "
         "picture beside the board, no `hole_home`): assumed, the bottom-right unless the seams clearly fit "
-        "another corner.",
+        "the top-left (a blank-first game).",
     )
     ambiguous: list[list[int]] = Field(
         default_factory=list,
