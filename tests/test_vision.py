@@ -553,33 +553,51 @@ def test_a_board_whose_flat_sky_corner_fits_better_is_not_switched_to_it() -> No
     assert guess is not None and guess.board == shot.board and guess.goal == shot.goal
 
 
-def test_a_corner_no_common_game_uses_is_not_switched_to(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("best", "advantage", "top_left", "outcome"),
+    [
+        (2, 0.8, 0.0, "refused"),  # the top-right clearly better: refused, not read again there
+        (6, 0.8, 0.0, "refused"),  # the bottom-left alike
+        (2, 0.15, 0.0, "assumed"),  # the top-right within HOME_SWITCH: the bottom-right stands
+        (6, 0.15, 0.1, "top-left"),  # ... unless the top-left doubts it too: read again there
+        (0, 0.8, 0.8, "top-left"),  # the top-left best: read again there
+    ],
+)
+def test_a_corner_no_common_game_uses_is_not_switched_to(
+    monkeypatch: pytest.MonkeyPatch, best: int, advantage: float, top_left: float, outcome: str
+) -> None:
     """With the missing piece's home assumed bottom-right, the seams fitting better with it at the top-right
-    or bottom-left refuse the board (naming the corner, the assumed reading the best guess) without reading it
-    again there; the top-left, where blank-first games leave it, is read again and taken if it wins."""
+    or bottom-left never read the board again there: clearly better (by more than HOME_SWITCH) refuses it,
+    naming the corner, its best guess the assumed reading; less leaves the assumed reading standing, unless
+    the top-left doubts it too. The top-left, where blank-first games leave it, is read again and taken if it
+    wins."""
     from npuzzle.render import vision
 
     grid = Grid(Axis(0, 10, 9, 3), Axis(0, 10, 9, 3))
     assumed = ScreenshotReading(Board((7, 2, 5, 1, 8, 3, 4, 6, 0), 3, 3), blank_at(3, 3, 8), (1.0,) * 9, 8, grid=grid)
-    top_left = ScreenshotReading(Board((8, 3, 6, 2, 9, 4, 5, 7, 0), 3, 3), blank_at(3, 3, 0), (1.0,) * 9, 0, grid=grid)
+    switched = ScreenshotReading(Board((8, 3, 6, 2, 9, 4, 5, 7, 0), 3, 3), blank_at(3, 3, 0), (1.0,) * 9, 0, grid=grid)
+
+    def other_corner(image: Image.Image, reading: ScreenshotReading, among: tuple[int, ...] | None = None) -> tuple[int, float]:
+        return (0, top_left) if among == (0,) else (best, advantage)
+
+    monkeypatch.setattr(vision, "_best_other_corner", other_corner)
     monkeypatch.setattr(vision, "_corner_wins", lambda image, reading: True)
+    read_again: list[int | str | None] = []
+
+    def read_seams(home: int | str | None) -> ScreenshotReading:
+        read_again.append(home)
+        return switched
+
     image = Image.new("RGB", (30, 30))
-    for corner, name in ((2, "top-right"), (6, "bottom-left"), (0, "top-left")):
-        monkeypatch.setattr(vision, "_best_other_corner", lambda image, reading, corner=corner: (corner, 0.8))
-        read_again: list[int | str | None] = []
-
-        def read_seams(home: int | str | None, read_again: list[int | str | None] = read_again) -> ScreenshotReading:
-            read_again.append(home)
-            return top_left
-
-        if corner == 0:
-            assert vision._with_the_corner_seams_choose(image, assumed, None, read_seams) is top_left
-            assert read_again == [0]
-            continue
-        with pytest.raises(PictureReassemblyError, match=f"at the {name} \\(cell {corner}\\) than at the bottom-right") as refused:
+    if outcome == "refused":
+        name = {2: "top-right", 6: "bottom-left"}[best]
+        with pytest.raises(PictureReassemblyError, match=f"at the {name} \\(cell {best}\\) than at the bottom-right") as refused:
             vision._with_the_corner_seams_choose(image, assumed, None, read_seams)
-        assert refused.value.reading is assumed and f"--hole-home {corner}" in str(refused.value)
-        assert read_again == []
+        assert refused.value.reading is assumed and f"--hole-home {best}" in str(refused.value)
+    else:
+        chosen = vision._with_the_corner_seams_choose(image, assumed, None, read_seams)
+        assert chosen is (switched if outcome == "top-left" else assumed)
+    assert read_again == ([0] if outcome == "top-left" else [])
 
 
 @pytest.mark.slow

@@ -1271,8 +1271,9 @@ def _with_the_corner_seams_choose(
     (:func:`_best_other_corner`).
     Then, with the home assumed and that corner the top-left, the board is read again with the home there
     (``read_seams``), and that reading is kept if the corner it was read with then fits better than every other
-    corner by ``HOME_SWITCH`` (:func:`_corner_wins`); a home the user gave, or the assumed one doubted for the
-    top-right or bottom-left, is refused.
+    corner by ``HOME_SWITCH`` (:func:`_corner_wins`); a home the user gave is refused. The top-right and the
+    bottom-left, corners games seldom use, are never switched to: one within ``HOME_SWITCH`` leaves ``reading``
+    standing (the top-left then doubting it if it does), one beyond refuses it.
 
     A game whose missing piece belongs top-left, read with it assumed bottom-right, came back with a wrong
     board (QA, 2026-11-27; 8 of 24 fresh screenshots 45000-45023): its pieces fill the frame shifted by a
@@ -1290,20 +1291,30 @@ def _with_the_corner_seams_choose(
             f"than at cell {reading.missing}, the one given: check --hole-home",
             reading,
         )
-    advice = f"give --hole-home {corner} if the missing piece belongs at {there}, or the original picture with --reference"
     if corner != 0:
-        # the seams doubt the assumed corner but prefer one that no common game convention uses (the classic
-        # bottom-right, the blank-first top-left): the two seams a corner's home leaves out are evidence too weak
-        # to settle the board alone where the pieces near the corners look alike. Fresh 60279 (a 6x6 whose
-        # missing piece belongs bottom-right, the flag's starred pieces in the top-right corner) was read with
-        # the home switched to the top-right, those pieces shifted down a column, wrong, with exit 0: one
-        # poor true seam left out there outweighed the two laid at the bottom-right by 0.50 typical seams
-        raise PictureReassemblyError(
-            f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at {there} "
-            f"than at the bottom-right (assumed), a corner games seldom leave it at, too little to read the board "
-            f"so from the seams alone: {advice}",
-            reading,
-        )
+        # the seams prefer a corner no common game convention uses (the classic bottom-right, the blank-first
+        # top-left): the two seams a corner's home leaves out are evidence too weak to settle the board alone
+        # where the pieces near the corners look alike. Fresh 60279 (a 6x6 whose missing piece belongs
+        # bottom-right, the flag's starred pieces in the top-right corner) was read with the home switched to
+        # the top-right, those pieces shifted down a column, wrong, with exit 0: one poor true seam left out
+        # there outweighed the two laid at the bottom-right by 0.50 typical seams. So such a corner is never
+        # switched to; within HOME_SWITCH of the bottom-right it does not doubt the board either (fresh
+        # 60220-60459: 7 such boards, read right bottom-right, had been refused), unless the top-left does
+        _, top_left = _best_other_corner(image, reading, among=(0,))
+        if top_left > HOME_DOUBT:
+            corner, advantage = 0, top_left
+            there = f"the {_CORNER_NAMES[0]} (cell 0)"
+        elif advantage <= HOME_SWITCH:
+            return reading
+        else:
+            raise PictureReassemblyError(
+                f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at "
+                f"{there} than at the bottom-right (assumed), a corner games seldom leave it at, too little to "
+                f"read the board so from the seams alone: give --hole-home {corner} if the missing piece belongs "
+                f"at {there}, or the original picture with --reference",
+                reading,
+            )
+    advice = f"give --hole-home {corner} if the missing piece belongs at {there}, or the original picture with --reference"
     try:
         other = read_seams(corner)
     except ReadingError as refusal:
@@ -1420,6 +1431,7 @@ def _best_other_corner(
     gradient: bool = False,
     any_hole: bool = False,
     enough: float = math.inf,
+    among: tuple[int, ...] | None = None,
 ) -> tuple[int, float]:
     """The corner other than ``reading.missing`` whose arrangement fits best, and by how many typical seams
     (the median seam cost between unrelated pieces) its seams cost less than the arrangement with the missing
@@ -1430,13 +1442,13 @@ def _best_other_corner(
     right readings of dev seeds 0-60 (missing piece bottom-right) no other corner came within 0.0 of it; read
     with the home wrongly assumed, the true top-left fitted 0.5-1.5 better. The first corner found to fit
     more than ``enough`` better is returned at once, whether or not it is the best (each weighing is a
-    reassembly, one for every other corner and cell that may be the hole)."""
+    reassembly, one for every other corner and cell that may be the hole). ``among``: only these corners."""
     import numpy as np
 
     grid = reading.grid
     assert grid is not None
     width, height = grid.width, grid.height
-    corners = [c for c in sorted(set(_corners(width, height))) if c != reading.missing]
+    corners = [c for c in sorted(set(_corners(width, height))) if c != reading.missing and (among is None or c in among)]
     if not corners:
         return reading.missing, -math.inf
     cuts = _seam_cuts(np.asarray(image.convert("RGB")), grid)
