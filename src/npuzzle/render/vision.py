@@ -1306,15 +1306,14 @@ def _with_the_corner_seams_choose(
             there = f"the {_CORNER_NAMES[0]} (cell 0)"
         elif advantage <= HOME_SWITCH:
             return reading
-        else:
-            raise PictureReassemblyError(
-                f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at "
-                f"{there} than at the bottom-right (assumed), a corner games seldom leave it at, too little to "
-                f"read the board so from the seams alone: give --hole-home {corner} if the missing piece belongs "
-                f"at {there}, or the original picture with --reference",
-                reading,
-            )
     advice = f"give --hole-home {corner} if the missing piece belongs at {there}, or the original picture with --reference"
+    if corner != 0:
+        raise PictureReassemblyError(
+            f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at {there} "
+            f"than at the bottom-right (assumed), a corner games seldom leave it at, too little to read the board "
+            f"so from the seams alone: {advice}",
+            reading,
+        )
     try:
         other = read_seams(corner)
     except ReadingError as refusal:
