@@ -1284,14 +1284,7 @@ def _with_the_corner_seams_choose(
     corner, advantage = _best_other_corner(image, reading)
     if advantage <= HOME_DOUBT:
         return reading
-    there = f"the {_CORNER_NAMES[_corner_of(corner, reading.grid.width, reading.grid.height)]} (cell {corner})"
-    if hole_home is not None:
-        raise PictureReassemblyError(
-            f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at {there} "
-            f"than at cell {reading.missing}, the one given: check --hole-home",
-            reading,
-        )
-    if corner != 0:
+    if hole_home is None and corner != 0:
         # the seams prefer a corner no common game convention uses (the classic bottom-right, the blank-first
         # top-left): the two seams a corner's home leaves out are evidence too weak to settle the board alone
         # where the pieces near the corners look alike. Fresh 60279 (a 6x6 whose missing piece belongs
@@ -1303,9 +1296,15 @@ def _with_the_corner_seams_choose(
         _, top_left = _best_other_corner(image, reading, among=(0,))
         if top_left > HOME_DOUBT:
             corner, advantage = 0, top_left
-            there = f"the {_CORNER_NAMES[0]} (cell 0)"
         elif advantage <= HOME_SWITCH:
             return reading
+    there = f"the {_CORNER_NAMES[_corner_of(corner, reading.grid.width, reading.grid.height)]} (cell {corner})"
+    if hole_home is not None:
+        raise PictureReassemblyError(
+            f"the tiles' seams fit {advantage:.2f} typical seams better with the missing piece's home at {there} "
+            f"than at cell {reading.missing}, the one given: check --hole-home",
+            reading,
+        )
     advice = f"give --hole-home {corner} if the missing piece belongs at {there}, or the original picture with --reference"
     if corner != 0:
         raise PictureReassemblyError(
