@@ -115,7 +115,7 @@ class ScreenshotReading:
     kind: str = "picture"  # "picture" (matched against a reference) or "numbers" (read by OCR)
     grid: Grid | None = field(default=None, compare=False)  # where the cells were cut, if located
     # picture tiles read without a reference: the picture put back together from the screenshot's tiles
-    # (the missing tile's place filled with the mean colour), for drawing the solution
+    # (the missing tile's place filled in from the pieces round it), for drawing the solution
     picture: PILImage.Image | None = field(default=None, compare=False, repr=False)
     # picture tiles matched to the finished picture the game shows beside the board: its box (x0, y0, x1, y1)
     preview: tuple[float, float, float, float] | None = field(default=None, compare=False)
@@ -3120,7 +3120,8 @@ def _reassembled(
     cells: list[np.ndarray], homes: tuple[int, ...], width: int, height: int, missing: PILImage.Image | None = None
 ) -> PILImage.Image:
     """The picture the tiles make at their homes (cells resized to a common size; the hole's home, whose
-    tile nobody has seen, in the mean colour of the others, or the ``missing`` piece if a preview shows it)."""
+    tile nobody has seen, filled in smoothly from the pieces round it (:func:`_fill_unseen_piece`), or the
+    ``missing`` piece if a preview shows it)."""
     import numpy as np
     from PIL import Image
 
@@ -3134,11 +3135,56 @@ def _reassembled(
             row, col = divmod(home, width)
             tile = Image.fromarray(np.ascontiguousarray(cells[cell])).resize((tile_w, tile_h))
             out.paste(tile, (col * tile_w, row * tile_h))
+    hole_home = next((h for h in range(width * height) if h not in homes), None)
+    if hole_home is None:
+        return out
+    row, col = divmod(hole_home, width)
+    box = (col * tile_w, row * tile_h, (col + 1) * tile_w, (row + 1) * tile_h)
     if missing is not None:
-        hole_home = next(h for h in range(width * height) if h not in homes)
-        row, col = divmod(hole_home, width)
-        out.paste(missing.convert("RGB").resize((tile_w, tile_h), Image.Resampling.BICUBIC), (col * tile_w, row * tile_h))
-    return out
+        out.paste(missing.convert("RGB").resize((tile_w, tile_h), Image.Resampling.BICUBIC), box[:2])
+        return out
+    return Image.fromarray(_fill_unseen_piece(np.asarray(out), box))
+
+
+FILL_RING_PX = 3  # pixels of the pieces round an unseen piece whose colours it is filled in from
+
+
+def _fill_unseen_piece(picture: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """``picture`` (``(h, w, 3)`` uint8) with its ``box`` (``x0, y0, x1, y1``) filled in from the pixels just
+    outside it: each pixel a blend of the box's sides that meet the picture (not its outer border), weighed by
+    the inverse square of its distance to each, each side's colours averaged over :data:`FILL_RING_PX` pixels
+    inward. The missing piece of a game's picture is never on screen; a finished picture with a flat patch
+    there looks unfinished, and a fill that continues its neighbours' colours reads as the picture (the
+    animation's last frame). A box with no side inside the picture keeps its pixels."""
+    import numpy as np
+
+    x0, y0, x1, y1 = box
+    height, width = picture.shape[:2]
+    pixels = picture.astype(np.float64)
+    ring = FILL_RING_PX
+    ys = np.arange(y0, y1, dtype=np.float64)[:, None] + 0.5
+    xs = np.arange(x0, x1, dtype=np.float64)[None, :] + 0.5
+    total = np.zeros((y1 - y0, x1 - x0, 3))
+    weights = np.zeros((y1 - y0, x1 - x0, 1))
+    # each side: the colours along it (one per row or column of the box) and each box pixel's distance to it
+    sides = []
+    if y0 >= ring:
+        sides.append((pixels[y0 - ring : y0, x0:x1].mean(0)[None, :, :], ys - y0))
+    if y1 + ring <= height:
+        sides.append((pixels[y1 : y1 + ring, x0:x1].mean(0)[None, :, :], y1 - ys))
+    if x0 >= ring:
+        sides.append((pixels[y0:y1, x0 - ring : x0].mean(1)[:, None, :], xs - x0))
+    if x1 + ring <= width:
+        sides.append((pixels[y0:y1, x1 : x1 + ring].mean(1)[:, None, :], x1 - xs))
+    if not sides:
+        return picture
+    for colours, distance in sides:
+        weight = (1.0 / distance**2)[..., None]
+        total = total + weight * colours
+        weights = weights + weight
+    filled = picture.copy()
+    filled[y0:y1, x0:x1] = np.clip(np.rint(total / weights), 0, 255).astype(np.uint8)
+    return filled
 
 
 def _read_with_reference(
