@@ -3151,40 +3151,62 @@ FILL_RING_PX = 3  # pixels of the pieces round an unseen piece whose colours it 
 
 def _fill_unseen_piece(picture: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """``picture`` (``(h, w, 3)`` uint8) with its ``box`` (``x0, y0, x1, y1``) filled in from the pixels just
-    outside it: each pixel a blend of the box's sides that meet the picture (not its outer border), weighed by
-    the inverse square of its distance to each, each side's colours averaged over :data:`FILL_RING_PX` pixels
-    inward. The missing piece of a game's picture is never on screen; a finished picture with a flat patch
-    there looks unfinished, and a fill that continues its neighbours' colours reads as the picture (the
-    animation's last frame). A box with no side inside the picture keeps its pixels."""
+    outside it. Each side of the box that meets the picture (not its outer border) is carried inward blurred
+    along its length, the more the further in (a window as wide as twice the distance, as the smooth surface
+    a boundary spans spreads it), and the sides are blended by the inverse square of each pixel's distance to
+    them; each side's colours are averaged over :data:`FILL_RING_PX` pixels outward first. The missing piece
+    of a game's picture is never on screen: a flat patch there looks unfinished, and a fill that continues
+    its neighbours' colours reads as the picture (the animation's last frame). A box with no side inside the
+    picture keeps its pixels."""
     import numpy as np
 
     x0, y0, x1, y1 = box
     height, width = picture.shape[:2]
     pixels = picture.astype(np.float64)
     ring = FILL_RING_PX
-    ys = np.arange(y0, y1, dtype=np.float64)[:, None] + 0.5
-    xs = np.arange(x0, x1, dtype=np.float64)[None, :] + 0.5
-    total = np.zeros((y1 - y0, x1 - x0, 3))
-    weights = np.zeros((y1 - y0, x1 - x0, 1))
-    # each side: the colours along it (one per row or column of the box) and each box pixel's distance to it
-    sides = []
+    rows, columns = y1 - y0, x1 - x0
+    # each side: its colours along it, carried inward (as rows from it: depth x length x 3), turned to the box
+    carried = []
     if y0 >= ring:
-        sides.append((pixels[y0 - ring : y0, x0:x1].mean(0)[None, :, :], ys - y0))
+        carried.append(_carried_inward(pixels[y0 - ring : y0, x0:x1].mean(0), rows))
     if y1 + ring <= height:
-        sides.append((pixels[y1 : y1 + ring, x0:x1].mean(0)[None, :, :], y1 - ys))
+        carried.append(_carried_inward(pixels[y1 : y1 + ring, x0:x1].mean(0), rows)[::-1])
     if x0 >= ring:
-        sides.append((pixels[y0:y1, x0 - ring : x0].mean(1)[:, None, :], xs - x0))
+        carried.append(_carried_inward(pixels[y0:y1, x0 - ring : x0].mean(1), columns).transpose(1, 0, 2))
     if x1 + ring <= width:
-        sides.append((pixels[y0:y1, x1 : x1 + ring].mean(1)[:, None, :], x1 - xs))
-    if not sides:
+        carried.append(_carried_inward(pixels[y0:y1, x1 : x1 + ring].mean(1), columns)[::-1].transpose(1, 0, 2))
+    if not carried:
         return picture
-    for colours, distance in sides:
-        weight = (1.0 / distance**2)[..., None]
-        total = total + weight * colours
-        weights = weights + weight
+    depth_y = np.arange(rows, dtype=np.float64)[:, None] + 0.5
+    depth_x = np.arange(columns, dtype=np.float64)[None, :] + 0.5
+    distances = []
+    if y0 >= ring:
+        distances.append(np.broadcast_to(depth_y, (rows, columns)))
+    if y1 + ring <= height:
+        distances.append(np.broadcast_to(rows - depth_y, (rows, columns)))
+    if x0 >= ring:
+        distances.append(np.broadcast_to(depth_x, (rows, columns)))
+    if x1 + ring <= width:
+        distances.append(np.broadcast_to(columns - depth_x, (rows, columns)))
+    weights = [1.0 / d[..., None] ** 2 for d in distances]
+    blend = sum(w * c for w, c in zip(weights, carried, strict=True)) / sum(weights)
     filled = picture.copy()
-    filled[y0:y1, x0:x1] = np.clip(np.rint(total / weights), 0, 255).astype(np.uint8)
+    filled[y0:y1, x0:x1] = np.clip(np.rint(blend), 0, 255).astype(np.uint8)
     return filled
+
+
+def _carried_inward(colours: np.ndarray, depth: int) -> np.ndarray:
+    """``colours`` along a side (``(length, 3)``) carried ``depth`` pixels inward: row ``k`` is them averaged
+    over a window ``2k + 1`` long (cut at the side's ends), ``(depth, length, 3)``."""
+    import numpy as np
+
+    length = len(colours)
+    summed = np.concatenate([np.zeros((1, 3)), np.cumsum(colours, axis=0)])
+    along = np.arange(length)[None, :]
+    reach = np.arange(depth)[:, None]
+    low = np.clip(along - reach, 0, length)
+    high = np.clip(along + reach + 1, 0, length)
+    return (summed[high] - summed[low]) / (high - low)[..., None]
 
 
 def _read_with_reference(
