@@ -63,6 +63,7 @@ def test_read_a_whole_window_screenshot(client: TestClient, kind: str, seed: int
     cells = read["cells"]
     assert len(cells) == 9 and abs(cells[0][0] - x) < 6 and abs(cells[8][3] - (y + h)) < 6
     assert is_solvable(Board(read["tiles"], 3, 3), Board(read["goal"], 3, 3))
+    assert read["picture"] is None  # the page uses the reference, or the numbered cells as they are
 
 
 def test_a_refused_reading_names_its_cause(client: TestClient) -> None:
@@ -189,6 +190,13 @@ def test_picture_tiles_without_a_reference_are_put_back_together(client: TestCli
     read = response.json()
     assert read["tiles"] == list(shot.board.tiles) and read["goal"] == list(shot.goal.tiles)
     assert read["kind"] == "picture" and read["home_assumed"]  # nothing showed where the missing piece belongs
+    # the finished picture the page shows when the game is won, its unseen piece filled in (not the flat mean)
+    head, _, data = read["picture"].partition(",")
+    assert head == "data:image/jpeg;base64"
+    finished = Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
+    assert 0.9 < finished.width / finished.height < 1.1 and max(finished.size) <= 3 * 120  # a 3x3 board's
+    piece = finished.crop((2 * finished.width // 3 + 2, 2 * finished.height // 3 + 2, finished.width, finished.height))
+    assert max(high - low for low, high in piece.getextrema()) > 40  # the flat mean: 14 (JPEG noise)
 
 
 def test_the_finished_picture_shown_beside_the_board_is_used_and_named(client: TestClient) -> None:
@@ -206,6 +214,7 @@ def test_the_finished_picture_shown_beside_the_board_is_used_and_named(client: T
         and not read["home_assumed"]  # the preview shows it
     )
     assert shot.preview is not None and read["preview"] is not None
+    assert read["picture"].startswith("data:image/jpeg;base64,")
     x, y, w, h = shot.preview
     assert max(abs(a - b) for a, b in zip(read["preview"], (x, y, x + w, y + h), strict=True)) <= 6
     plain = client.post(

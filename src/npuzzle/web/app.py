@@ -63,7 +63,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -108,6 +108,9 @@ from .schemas import (
     SolveResponse,
     StatusResponse,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..render.vision import ScreenshotReading
 
 STATIC_DIR = Path(__file__).parent / "static"
 T = TypeVar("T")
@@ -550,9 +553,30 @@ def read_now(request: ReadRequest, max_pixels: int, max_seconds: float | None = 
         ambiguous=[list(g) for g in reading.ambiguous],
         cells=None if grid is None else [[round(float(v), 1) for v in box] for box in grid.cell_boxes()],
         preview=None if reading.preview is None else [round(float(v), 1) for v in reading.preview],
+        picture=None if reference is not None or reading.picture is None else finished_picture_url(reading),
         image_width=shot.width,
         image_height=shot.height,
     )
+
+
+PICTURE_PIECE_PX = 120  # the widest a piece of the finished picture /api/read sends is (as the page draws it)
+
+
+def finished_picture_url(reading: ScreenshotReading) -> str:
+    """The picture ``reading``'s tiles make at their homes (its ``picture``), shrunk to at most
+    :data:`PICTURE_PIECE_PX` a piece, as a JPEG data URL: the page's finished picture for the board read."""
+    import base64
+    import io
+
+    assert reading.picture is not None
+    picture = reading.picture.convert("RGB")
+    side = max(picture.width / reading.board.width, picture.height / reading.board.height)
+    if side > PICTURE_PIECE_PX:
+        scale = PICTURE_PIECE_PX / side
+        picture = picture.resize((max(1, round(picture.width * scale)), max(1, round(picture.height * scale))))
+    buffer = io.BytesIO()
+    picture.save(buffer, "JPEG", quality=90)
+    return "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode()
 
 
 def layouts_for(width: int, height: int) -> list[Layout]:

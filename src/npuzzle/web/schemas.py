@@ -328,6 +328,12 @@ class ReadResponse(BaseModel):
         description="Picture tiles matched to the finished picture the game shows beside the board: its box "
         "`[left, top, right, bottom]` in screenshot pixels.",
     )
+    picture: str | None = Field(
+        default=None,
+        description="Picture tiles read without a reference: the finished picture they make, a "
+        "`data:image/jpeg;base64,` URL (each piece at most 120 px a side). The missing piece is the one the game "
+        "shows beside the board, else (never seen) its place is filled in from the pieces round it.",
+    )
     image_width: int
     image_height: int
 

@@ -1460,7 +1460,9 @@ async function readScreenshot() {
       setStatus("Kept your game");
       return;
     }
-    adoptDataUrl(reference ? reference.url : assembledPicture(shot.image, answer));
+    // the reader's own finished picture (its missing piece shown beside the board, or filled in from the
+    // pieces round it) where it sends one; numbered tiles keep their cells as the screenshot shows them
+    adoptDataUrl(reference ? reference.url : (answer.picture ?? assembledPicture(shot.image, answer)));
     state.picture = "own";
     state.mode = "picture";
     // a best guess, or cells read less surely, keep their warning above the board until another board is
