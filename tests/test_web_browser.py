@@ -1194,6 +1194,39 @@ def canned_reading(
     }
 
 
+def test_the_finished_picture_the_reader_sends_is_the_games_picture(page: Any, tmp_path: Path) -> None:
+    """Picture tiles read without a reference: the page plays with the finished picture /api/read sends
+    (its missing piece filled in, or the game's preview's), not one it cuts from the screenshot with the
+    missing piece's cell left dark; an answer without one (numbered tiles) is still cut from the screenshot.
+    The readings are canned."""
+    import base64
+    import io
+    import json
+
+    from PIL import Image
+
+    path = tmp_path / "window.png"
+    Image.new("RGB", (300, 300), (90, 120, 150)).save(path)
+    buffer = io.BytesIO()
+    Image.new("RGB", (90, 90), (200, 40, 40)).save(buffer, "PNG")
+    sent_picture = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+    answers = [json.dumps({**canned_reading(3, 3), "picture": sent_picture}), json.dumps(canned_reading(3, 3))]
+    page.route(
+        "**/api/read",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=answers.pop(0)),
+    )
+    stored = "localStorage.getItem('npuzzle.picture.v1')"
+    for expected in ("sent", "cut"):
+        page.set_input_files("#read-file", str(path))
+        page.click("#read-go")
+        wait_dealt(page, 3, 3)
+        if expected == "sent":
+            page.wait_for_function(f"({stored} || '').startsWith('data:image/')")
+            assert page.evaluate(stored) == sent_picture
+        else:  # the second deal (the same size) replaces the picture with one cut from the screenshot
+            page.wait_for_function(f"({stored} || '').startsWith('data:image/') && {stored} !== {json.dumps(sent_picture)}")
+
+
 @pytest.mark.parametrize("viewport", ["1280x720", "phone"])
 @pytest.mark.parametrize(  # CI keeps the 16x16, the longest names (5-9 s a page); the 10x10 is slow
     "side", [pytest.param(10, marks=pytest.mark.browser_slow), 16]
