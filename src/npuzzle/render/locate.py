@@ -1141,10 +1141,15 @@ def _box_histograms(picture: PILImage.Image, boxes: np.ndarray | None) -> np.nda
 
 def colours_alike(image: PILImage.Image, box: Box, picture: PILImage.Image) -> float:
     """How alike in colour (0..1: the overlap of :func:`_box_histograms`) ``box`` of ``image`` and the
-    whole of ``picture`` are."""
+    whole of ``picture`` are. The box is cut out first, so that its colours are counted at its own size
+    whatever the image's: on a 3840x2160 desktop capture, shrunk whole to :data:`HISTOGRAM_SIDE`, a 229 px
+    board became 12 px of mixed colours, 0.55 alike its own game's preview (0.82 cut out; bench 1001)."""
     import numpy as np
 
-    return float(_colour_overlaps(image, np.array([box]), picture)[0])
+    x0, y0, x1, y1 = (round(v) for v in box)
+    x0, y0 = min(max(0, x0), image.width - 1), min(max(0, y0), image.height - 1)
+    cut = image.crop((x0, y0, max(x0 + 1, min(x1, image.width)), max(y0 + 1, min(y1, image.height))))
+    return float(np.minimum(_box_histograms(cut, None), _box_histograms(picture, None)).sum())
 
 
 def _colour_overlaps(image: PILImage.Image, boxes: np.ndarray, picture: PILImage.Image) -> np.ndarray:
