@@ -1039,7 +1039,8 @@ def _content_axis(pixels: np.ndarray, axis: Axis, other: Axis) -> Axis:
 RECTANGLE_SIDE = 0.6  # share of a board rectangle's side that must lie on a straight edge
 RECTANGLE_ALIKE_POWER = 4
 HISTOGRAM_BINS = 4  # colour boxes per channel when rectangles are compared with a picture ...
-HISTOGRAM_SIDE = 200  # ... counted on the screenshot shrunk to this many pixels a side
+HISTOGRAM_SIDE = 200  # ... counted on the screenshot shrunk to this many pixels a side ...
+HISTOGRAM_IMAGE_PX = 1200  # ... or, past this many (a whole desktop), on a box cut out, shrunk alike
 RECTANGLE_NEAR = 0.06  # rectangles whose sides are all this close (share of their size) are one
 RECTANGLE_ASPECT = 0.08  # |log| of a rectangle's shape over the picture's (gaps widen a board a little)
 
@@ -1141,14 +1142,20 @@ def _box_histograms(picture: PILImage.Image, boxes: np.ndarray | None) -> np.nda
 
 def colours_alike(image: PILImage.Image, box: Box, picture: PILImage.Image) -> float:
     """How alike in colour (0..1: the overlap of :func:`_box_histograms`) ``box`` of ``image`` and the
-    whole of ``picture`` are. The box is cut out first, so that its colours are counted at its own size
-    whatever the image's: on a 3840x2160 desktop capture, shrunk whole to :data:`HISTOGRAM_SIDE`, a 229 px
-    board became 12 px of mixed colours, 0.55 alike its own game's preview (0.82 cut out; bench 1001)."""
+    whole of ``picture`` are. A screenshot larger than :data:`HISTOGRAM_IMAGE_PX` (a whole desktop) has the
+    box cut out and counted at the scale such a screenshot is: shrunk whole to :data:`HISTOGRAM_SIDE`, a
+    3840x2160 capture made a 229 px board 12 px of mixed colours, 0.55 alike its own game's preview (under
+    ``PREVIEW_ALIKE``; bench 1001 on a 4K desktop), 0.76 so."""
     import numpy as np
+    from PIL import Image
 
+    if max(image.width, image.height) <= HISTOGRAM_IMAGE_PX:
+        return float(_colour_overlaps(image, np.array([box]), picture)[0])
     x0, y0, x1, y1 = (round(v) for v in box)
     x0, y0 = min(max(0, x0), image.width - 1), min(max(0, y0), image.height - 1)
     cut = image.crop((x0, y0, max(x0 + 1, min(x1, image.width)), max(y0 + 1, min(y1, image.height))))
+    f = HISTOGRAM_SIDE / HISTOGRAM_IMAGE_PX
+    cut = cut.resize((max(1, round(cut.width * f)), max(1, round(cut.height * f))), Image.Resampling.BOX)
     return float(np.minimum(_box_histograms(cut, None), _box_histograms(picture, None)).sum())
 
 
