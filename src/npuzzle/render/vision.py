@@ -3165,31 +3165,25 @@ def _fill_unseen_piece(picture: np.ndarray, box: tuple[int, int, int, int]) -> n
     pixels = picture.astype(np.float64)
     ring = FILL_RING_PX
     rows, columns = y1 - y0, x1 - x0
-    # each side: its colours along it, carried inward (as rows from it: depth x length x 3), turned to the box
-    carried = []
+    depth_y = np.broadcast_to(np.arange(rows, dtype=np.float64)[:, None] + 0.5, (rows, columns))
+    depth_x = np.broadcast_to(np.arange(columns, dtype=np.float64)[None, :] + 0.5, (rows, columns))
+    # each side that meets the picture: its colours carried inward (as rows from it: depth x length x 3, turned
+    # to the box), and each box pixel's distance to it
+    sides = []
     if y0 >= ring:
-        carried.append(_carried_inward(pixels[y0 - ring : y0, x0:x1].mean(0), rows))
+        sides.append((_carried_inward(pixels[y0 - ring : y0, x0:x1].mean(0), rows), depth_y))
     if y1 + ring <= height:
-        carried.append(_carried_inward(pixels[y1 : y1 + ring, x0:x1].mean(0), rows)[::-1])
+        sides.append((_carried_inward(pixels[y1 : y1 + ring, x0:x1].mean(0), rows)[::-1], rows - depth_y))
     if x0 >= ring:
-        carried.append(_carried_inward(pixels[y0:y1, x0 - ring : x0].mean(1), columns).transpose(1, 0, 2))
+        left = _carried_inward(pixels[y0:y1, x0 - ring : x0].mean(1), columns)
+        sides.append((left.transpose(1, 0, 2), depth_x))
     if x1 + ring <= width:
-        carried.append(_carried_inward(pixels[y0:y1, x1 : x1 + ring].mean(1), columns)[::-1].transpose(1, 0, 2))
-    if not carried:
+        right = _carried_inward(pixels[y0:y1, x1 : x1 + ring].mean(1), columns)[::-1]
+        sides.append((right.transpose(1, 0, 2), columns - depth_x))
+    if not sides:
         return picture
-    depth_y = np.arange(rows, dtype=np.float64)[:, None] + 0.5
-    depth_x = np.arange(columns, dtype=np.float64)[None, :] + 0.5
-    distances = []
-    if y0 >= ring:
-        distances.append(np.broadcast_to(depth_y, (rows, columns)))
-    if y1 + ring <= height:
-        distances.append(np.broadcast_to(rows - depth_y, (rows, columns)))
-    if x0 >= ring:
-        distances.append(np.broadcast_to(depth_x, (rows, columns)))
-    if x1 + ring <= width:
-        distances.append(np.broadcast_to(columns - depth_x, (rows, columns)))
-    weights = [1.0 / d[..., None] ** 2 for d in distances]
-    blend = sum(w * c for w, c in zip(weights, carried, strict=True)) / sum(weights)
+    weights = [1.0 / distance[..., None] ** 2 for _, distance in sides]
+    blend = sum(w * colours for w, (colours, _) in zip(weights, sides, strict=True)) / sum(weights)
     filled = picture.copy()
     filled[y0:y1, x0:x1] = np.clip(np.rint(blend), 0, 255).astype(np.uint8)
     return filled
