@@ -1145,7 +1145,7 @@ def colours_alike(image: PILImage.Image, box: Box, picture: PILImage.Image) -> f
     whole of ``picture`` are. A screenshot larger than :data:`HISTOGRAM_IMAGE_PX` (a whole desktop) has the
     box cut out and counted at the scale such a screenshot is: shrunk whole to :data:`HISTOGRAM_SIDE`, a
     3840x2160 capture made a 229 px board 12 px of mixed colours, 0.55 alike its own game's preview (under
-    ``PREVIEW_ALIKE``; bench 1001 on a 4K desktop), 0.76 so."""
+    ``PREVIEW_ALIKE``; bench 1001 on a 4K desktop), 0.76 cut out and shrunk so."""
     import numpy as np
     from PIL import Image
 
