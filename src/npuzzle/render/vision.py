@@ -3135,9 +3135,7 @@ def _reassembled(
             row, col = divmod(home, width)
             tile = Image.fromarray(np.ascontiguousarray(cells[cell])).resize((tile_w, tile_h))
             out.paste(tile, (col * tile_w, row * tile_h))
-    hole_home = next((h for h in range(width * height) if h not in homes), None)
-    if hole_home is None:
-        return out
+    hole_home = next(h for h in range(width * height) if h not in homes)
     row, col = divmod(hole_home, width)
     box = (col * tile_w, row * tile_h, (col + 1) * tile_w, (row + 1) * tile_h)
     if missing is not None:
