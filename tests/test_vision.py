@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -900,6 +901,31 @@ def test_one_doubt_on_a_grid_of_the_references_shape_is_settled_by_parity() -> N
         reading = _read_with_reference(shot, [across], picture, None, None, None, exact=False)
         assert (reading.board.width, reading.board.height) == (3, 3)
         assert reading.board == board and not reading.ambiguous
+
+
+def test_a_loose_match_counts_only_on_tiles_of_the_pieces_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fresh held-out 61566 (a 5x5 of scikit-image's colour wheel, color.png, much of it black): the located
+    grid had a wrong pitch and a row too few, and its square cells matched the 5x4 pieces, a quarter taller,
+    loosely (0.116) with no doubt and an empty hole; that wrong 5x4 board came back with exit 0. Such a match
+    is played here on a 5x5 of Grace Hopper: a loose match counts only on tiles of the pieces' shape, and the
+    board's own grid, found by the pieces' shape, is read instead."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(Style(width=5, height=5, tile=74, gap=1, frame=20, margin=57, hole="background",
+                                 scale=1.95, jpeg=44, missing=10, seed=3))  # fmt: skip
+    x, y, w, _ = shot.box
+    pitch = w / 5 * 0.89
+    off_pitch = Grid(Axis(x - 0.2 * w / 5, pitch, pitch, 5), Axis(y + 0.6 * w / 5, pitch, pitch * 0.97, 4))
+    real_match, real_empty = vision._match_reference, vision._hole_is_empty
+
+    def loose_on_the_off_grid(image, grid, *args, **kwargs):  # type: ignore[no-untyped-def]
+        reading, mismatch = real_match(image, grid, *args, **kwargs)
+        return (replace(reading, ambiguous=()), 0.116) if grid is off_pitch else (reading, mismatch)
+
+    monkeypatch.setattr(vision, "_match_reference", loose_on_the_off_grid)
+    monkeypatch.setattr(vision, "_hole_is_empty", lambda image, r: r.grid is off_pitch or real_empty(image, r))
+    reading = vision._read_with_reference(shot.image, [off_pitch], shot.reference, None, None, None, exact=False)
+    assert reading.board == shot.board and reading.goal == shot.goal
 
 
 def test_the_missing_piece_costs_the_same_whichever_it_is() -> None:

@@ -3240,8 +3240,12 @@ def _read_with_reference(
             again, closer = _match_reference(image, refined, ref_image, blank_cell)
             if closer <= STRONG_MATCH_RMS:
                 reading, mismatch = again, closer
-        # a reading whose hole is not empty is no match, but its grid may be refined (below) like any other
-        matches.append((mismatch, MISMATCH_RMS if _hole_is_empty(image, reading) else -1.0, reading))
+        # a reading whose hole is not empty is no match, but its grid may be refined (below) like any other.
+        # A loose match is kept only on tiles of the pieces' shape; on others it must be close, as on any grid
+        # not located (fresh held-out 61566: a 5x5 of color.png, its gaps found at a wrong pitch, cut 5x4 in
+        # square cells that matched 5x4 pieces a quarter taller at 0.116 with no doubt: a wrong board)
+        limit = MISMATCH_RMS if exact or fits(reading.grid or grid) else STRONG_MATCH_RMS
+        matches.append((mismatch, limit if _hole_is_empty(image, reading) else -1.0, reading))
     found = best()
     tried: list[tuple[float, float, Grid]] = [
         (m, limit, r.grid) for m, limit, r in matches if r.grid is not None
