@@ -1156,12 +1156,12 @@ def colours_alike(image: PILImage.Image, box: Box, picture: PILImage.Image) -> f
     cut = image.crop((x0, y0, max(x0 + 1, min(x1, image.width)), max(y0 + 1, min(y1, image.height))))
     f = HISTOGRAM_SIDE / HISTOGRAM_IMAGE_PX
     cut = cut.resize((max(1, round(cut.width * f)), max(1, round(cut.height * f))), Image.Resampling.BOX)
-    return float(np.minimum(_box_histograms(cut, None), _box_histograms(picture, None)).sum())
+    return float(_colour_overlaps(cut, None, picture)[0])
 
 
-def _colour_overlaps(image: PILImage.Image, boxes: np.ndarray, picture: PILImage.Image) -> np.ndarray:
-    """For each box of ``boxes`` (rows ``x0, y0, x1, y1``) of ``image``: the overlap (0..1) of its colours'
-    histogram with the whole of ``picture``'s."""
+def _colour_overlaps(image: PILImage.Image, boxes: np.ndarray | None, picture: PILImage.Image) -> np.ndarray:
+    """For each box of ``boxes`` (rows ``x0, y0, x1, y1``; None: the whole of ``image``) of ``image``: the
+    overlap (0..1) of its colours' histogram with the whole of ``picture``'s."""
     import numpy as np
 
     return np.minimum(_box_histograms(image, boxes), _box_histograms(picture, None)).sum(axis=1)  # type: ignore[no-any-return]
