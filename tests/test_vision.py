@@ -995,6 +995,29 @@ def test_a_board_whose_grid_lines_are_not_found_is_read_from_its_rectangle() -> 
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+def test_a_dark_board_located_coarser_than_it_is_is_read_from_its_rectangle() -> None:
+    """A 4x4 of a star field with no gaps, its grid located only as 2x2: each located cell holds four dark
+    tiles, and that 2x2 matches the picture's quarters closely with every cell in doubt. Such a doubt is no
+    reason to stop: the board's rectangle cut 4x4 matches surely (refused before, held-out 61512 alike)."""
+    data = Path(__file__).parent / "data" / "screenshots"
+    style = replace(random_style(61512, kind="picture", missing_bottom_right=False),
+                    picture=str(data / "starfield_reference.jpg"), width=4, height=4, gap=0)  # fmt: skip
+    shot = game_screenshot(style)
+    reading = read_screenshot(shot.image, reference=shot.reference)
+    assert (reading.board, reading.goal) == (shot.board, shot.goal)
+
+
+def test_a_2x2_board_is_read_with_a_reference_only_when_its_size_is_given() -> None:
+    """Four cells matching a picture's quarters are too little evidence that they are the board: cells nudged
+    across the tiles of a bigger board can match so (fresh held-out 61619, a 4x4 read as a wrong 2x2 with exit
+    0). As with no reference and with numbers, a 2x2 is read when the user says it is one."""
+    shot = game_screenshot(random_style(7, kind="picture", sizes=(2,), missing_bottom_right=False))
+    with pytest.raises(ReferenceMismatchError, match=r"--size 2x2"):
+        read_screenshot(shot.image, reference=shot.reference)
+    reading = read_screenshot(shot.image, 2, 2, reference=shot.reference)
+    assert (reading.board, reading.goal) == (shot.board, shot.goal)
+
+
 def test_a_dark_picture_whose_tiles_match_every_piece_alike_is_not_stood_behind() -> None:
     """QA 2026-11-27: a 3x3 of the Hubble Deep Field read with its reference came back wrong with exit 0 (mean
     RMS 0.06, a strong match in absolute terms, while most tiles fit most pieces about as well). Then the whole
