@@ -662,7 +662,7 @@ def _read_in_rectangles(
     sizes = (
         [(width, height)]
         if width and height
-        else [(w, h) for w in RECTANGLE_SIZES for h in RECTANGLE_SIZES if _seam_count(w, h) >= MIN_SEAMS]
+        else [(w, h) for w in RECTANGLE_SIZES for h in RECTANGLE_SIZES]
     )
     refs: dict[tuple[int, int], np.ndarray] = {}
     cuts: list[tuple[float, Grid]] = []
@@ -3215,16 +3215,9 @@ def _read_with_reference(
     ref_image = load_picture(reference, "reference picture")
     matches: list[tuple[float, float, ScreenshotReading]] = []  # (mismatch, its limit, reading)
 
-    def too_small(reading: ScreenshotReading) -> bool:
-        """Whether ``reading``'s board is too small to stand behind unless its size was given (:data:`MIN_SEAMS`,
-        as with no reference): fresh held-out 61619, a 4x4 of coffee.png whose grid the locator missed, was
-        read as a 2x2 with exit 0, its four cells nudged across tiles (77 px cells, 130 px apart) until they
-        matched the picture's quarters at 0.097 with no doubt."""
-        return width is None and _seam_count(reading.board.width, reading.board.height) < MIN_SEAMS
-
     def best() -> ScreenshotReading | None:
         """The closest match within its limit."""
-        within = [m for m in matches if m[0] <= m[1] and not too_small(m[2])]
+        within = [m for m in matches if m[0] <= m[1]]
         return min(within, key=lambda m: m[0])[2] if within else None
 
     def fits(grid: Grid) -> bool:
@@ -3295,18 +3288,22 @@ def _read_with_reference(
         # deep field with no gaps, located only as 2x2, matched at 0.07 with every cell in doubt): a
         # rectangle cut into a size that matches surely is the board then
         found = _read_in_rectangles(image, ref_image, blank_cell, width, height) or found
-    if found is not None:
-        return found
-    small = [m for m in matches if m[0] <= m[1] and too_small(m[2])]
-    if small:
-        reading = min(small, key=lambda m: m[0])[2]
-        size = f"{reading.board.width}x{reading.board.height}"
+    if found is not None and width is None and _seam_count(found.board.width, found.board.height) < MIN_SEAMS:
+        # too small a board to stand behind unless the user says it is one (MIN_SEAMS, as with no reference):
+        # fresh held-out 61619, a 4x4 of coffee.png whose grid the locator missed, was read as a 2x2 with exit
+        # 0, its four cells nudged across tiles (77 px cells, 130 px apart) until they matched the picture's
+        # quarters at 0.097 with no doubt. Only refused: a 2x2 kept out of the search lets a part of a board
+        # matched as a bigger one through (fresh 61645: a 3x3's top two rows as a 3x2, 0.080 with no doubt,
+        # which a 2x2 in doubt at 0.079 had held back)
+        size = f"{found.board.width}x{found.board.height}"
         raise ReferenceMismatchError(
             f"the tiles match the reference only when cut as a {size} board, but a board so small is read only "
             f"with its size given (--size {size}): a {size} grid found alone is more often a part of a bigger "
             "board or cells cut across its tiles; check --size and --crop",
-            reading,
+            found,
         )
+    if found is not None:
+        return found
     mismatch, limit, reading = min(matches, key=lambda m: m[0])
     size_text = f"{reading.board.width}x{reading.board.height}"
     if limit < 0 and mismatch <= MISMATCH_RMS:  # it matched, but the cell taken for the hole was not empty
