@@ -1007,6 +1007,23 @@ def test_a_dark_board_located_coarser_than_it_is_is_read_from_its_rectangle() ->
     assert (reading.board, reading.goal) == (shot.board, shot.goal)
 
 
+@pytest.mark.parametrize("seed", [8, 10])
+def test_a_part_of_the_board_matched_to_a_reference_grows_into_the_whole(seed: int) -> None:
+    """A grid over a 3x3's top two rows is grown a row at a time while the grown grid matches the reference
+    closer (fresh held-out 61645: a 3x3 of retina.jpg read as a 3x2 of its top rows at 0.080 with no doubt; the
+    whole 3x3 matches at 0.029). The whole board grown takes in the frame, matches worse, and stays as it is."""
+    from npuzzle.render.locate import refine_grid
+    from npuzzle.render.vision import _grown_while_closer, _match_reference
+
+    shot = game_screenshot(random_style(seed, kind="picture", sizes=(3,), missing_bottom_right=False))
+    x, y, w, h = shot.box
+    whole = refine_grid(shot.image, Grid(Axis(x, w / 3, w / 3, 3), Axis(y, h / 3, h / 3, 3)), any_gap=True)
+    for grid in (Grid(whole.columns, replace(whole.rows, count=2)), whole):
+        reading, mismatch = _match_reference(shot.image, grid, shot.reference, None)
+        grown, _ = _grown_while_closer(shot.image, reading, mismatch, shot.reference, lambda g: True)
+        assert (grown.board, grown.goal) == (shot.board, shot.goal)
+
+
 def test_a_2x2_board_is_read_with_a_reference_only_when_its_size_is_given() -> None:
     """Four cells matching a picture's quarters are too little evidence that they are the board: cells nudged
     across the tiles of a bigger board can match so (fresh held-out 61619, a 4x4 read as a wrong 2x2 with exit
