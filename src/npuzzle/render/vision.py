@@ -3271,11 +3271,10 @@ def _read_with_reference(
             n = grid.width * grid.height
             if grid in grids or (blank_cell is not None and not 0 <= blank_cell < n):
                 continue
-            try:
-                check_picture_size(ref_image, grid.width, grid.height, "reference picture")
-            except PictureError:
+            matched = _match_if_cut(image, grid, ref_image, blank_cell)
+            if matched is None:
                 continue
-            reading, mismatch = _match_reference(image, grid, ref_image, blank_cell)
+            reading, mismatch = matched
             tried.append((mismatch, STRONG_MATCH_RMS, grid))
             if not reading.ambiguous and _hole_is_empty(image, reading):
                 matches.append((mismatch, STRONG_MATCH_RMS, reading))
@@ -3331,6 +3330,17 @@ def _read_with_reference(
     )
 
 
+def _match_if_cut(
+    image: PILImage.Image, grid: Grid, ref_image: PILImage.Image, blank_cell: int | None
+) -> tuple[ScreenshotReading, float] | None:
+    """:func:`_match_reference` of ``grid``, or None when the reference is too small to cut to its size."""
+    try:
+        check_picture_size(ref_image, grid.width, grid.height, "reference picture")
+    except PictureError:
+        return None
+    return _match_reference(image, grid, ref_image, blank_cell)
+
+
 GROWTH_STEPS = 3  # rows or columns a found grid is grown by, one at a time, while it matches closer
 
 
@@ -3354,13 +3364,11 @@ def _grown_while_closer(
         for side in SIDES:
             _check_time()
             grown = grid_grown(reading.grid, side)
-            if not _on_screenshot(image, grown) or not accept(grown):
+            placed = _on_screenshot(image, grown) and accept(grown)
+            matched = _match_if_cut(image, grown, ref_image, None) if placed else None
+            if matched is None:
                 continue
-            try:
-                check_picture_size(ref_image, grown.width, grown.height, "reference picture")
-            except PictureError:
-                continue
-            again, closer = _match_reference(image, grown, ref_image, None)
+            again, closer = matched
             if again.ambiguous or closer >= mismatch or not _hole_is_empty(image, again):
                 continue
             if closest is None or closer < closest[1]:
