@@ -660,9 +660,7 @@ def _read_in_rectangles(
     from .locate import board_rectangles
 
     sizes = (
-        [(width, height)]
-        if width and height
-        else [(w, h) for w in RECTANGLE_SIZES for h in RECTANGLE_SIZES]
+        [(width, height)] if width and height else [(w, h) for w in RECTANGLE_SIZES for h in RECTANGLE_SIZES]
     )
     refs: dict[tuple[int, int], np.ndarray] = {}
     cuts: list[tuple[float, Grid]] = []
@@ -3304,10 +3302,7 @@ def _read_with_reference(
         # which a 2x2 in doubt at 0.079 had held back)
         size = f"{found.board.width}x{found.board.height}"
         raise ReferenceMismatchError(
-            f"the tiles match the reference only when cut as a {size} board, but a board so small is read only "
-            f"with its size given (--size {size}): a {size} grid found alone is more often a part of a bigger "
-            "board or cells cut across its tiles; check --size and --crop",
-            found,
+            f"the tiles match the reference only when cut as a {size} board, but {_only_with_its_size(size)}", found
         )
     if found is not None:
         return found
@@ -3327,6 +3322,15 @@ def _read_with_reference(
         f"over {threshold:.2f} is no match) when cut as a {size_text} board: check that --reference is this "
         "puzzle's picture, that --size is right, and that --crop (if given) frames the board",
         reading,
+    )
+
+
+def _only_with_its_size(size: str) -> str:
+    """Why a board of ``size`` (``"2x2"``) found with too few seams (:data:`MIN_SEAMS`) is refused, and what
+    to do: the numbers' reader and the reference's say it alike."""
+    return (
+        f"a board so small is read only with its size given (--size {size}): a {size} grid found alone is more "
+        "often a part of a bigger board or cells cut across its tiles; check --size and --crop"
     )
 
 
@@ -3493,12 +3497,7 @@ def _read_numbers(
         # three numbers are too little evidence that the grid is the board (as for pictures, MIN_SEAMS): bench
         # seed 1014 of "numbers, no reference", a 3x3 window doubled on a 5120x2880 desktop, was read as a
         # 2x2 "missing number" board from its outline cut evenly, each cell across several tiles, with exit 0
-        raise NumbersUnreadableError(
-            f"read a {size} board of numbers, but a board so small is read only with its size given (--size "
-            f"{size}): a {size} grid found alone is more often a part of a bigger board or cells cut across its "
-            "tiles; check --size and --crop",
-            grid=grid,
-        )
+        raise NumbersUnreadableError(f"read a {size} board of numbers, but {_only_with_its_size(size)}", grid=grid)
     tiles = [0 if cell == hole else int(numbers[cell] or 0) for cell in range(n)]
     board = Board(tiles, grid.width, grid.height, blank=0)
     return ScreenshotReading(board, goal, tuple(confidence), home, (), "numbers", grid)
