@@ -581,22 +581,27 @@ def _hole_is_empty(image: PILImage.Image, reading: ScreenshotReading) -> bool:
 
 def _mean_match(image: PILImage.Image, grid: Grid, ref: np.ndarray, blank_cell: int | None) -> float:
     """The mean RMS of the matched tiles when ``grid``'s cells are matched to the pieces ``ref`` (features)."""
-    return _match_and_contrast(image, grid, ref, blank_cell)[0]
+    return _matched_mean(*_assignment(image, grid, ref, blank_cell))
 
 
-def _match_and_contrast(
+def _assignment(
     image: PILImage.Image, grid: Grid, ref: np.ndarray, blank_cell: int | None
-) -> tuple[float, float]:
-    """:func:`_mean_match` and the :func:`_match_contrast` of the same assignment."""
-    import numpy as np
-
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(cost, columns)``: ``grid``'s cells matched to the pieces ``ref`` (features), their brightness fitted
+    to the pieces first matched."""
     raw = cell_features(image, grid.width, grid.height, boxes=grid.cell_boxes(), side=_feature_side(ref))
     columns, _ = _solve(_cost_matrix(_match_global_stats(raw, ref), ref, blank_cell))
     cost = _cost_matrix(_fit_brightness(raw, ref, columns), ref, blank_cell)
     columns, _ = _solve(cost)
-    n = grid.width * grid.height
-    mean = float(np.mean([cost[cell, columns[cell]] for cell in range(n) if columns[cell] < n]))
-    return mean, _match_contrast(cost, columns)
+    return cost, columns
+
+
+def _matched_mean(cost: np.ndarray, columns: np.ndarray) -> float:
+    """The mean cost of the matched (cell, piece) pairs of the assignment ``columns`` (the hole left out)."""
+    import numpy as np
+
+    n = cost.shape[0] - 1
+    return float(np.mean([cost[cell, columns[cell]] for cell in range(n) if columns[cell] < n]))
 
 
 def _on_screenshot(image: PILImage.Image, grid: Grid) -> bool:
@@ -689,9 +694,9 @@ def _read_in_rectangles(
             if (w, h) not in refs:
                 refs[w, h] = cell_features(ref_image, w, h, side=reference_side(ref_image, w, h))
             grid = Grid(Axis(x0, pw, pw, w), Axis(y0, ph, ph, h))
-            mismatch, contrast = _match_and_contrast(image, grid, refs[w, h], blank_cell)
-            if mismatch <= REFINE_MATCH_RMS:
-                cuts.append((mismatch * contrast, grid))
+            cost, columns = _assignment(image, grid, refs[w, h], blank_cell)
+            if (mismatch := _matched_mean(cost, columns)) <= REFINE_MATCH_RMS:
+                cuts.append((mismatch * _match_contrast(cost, columns), grid))
     cuts.sort(key=lambda c: c[0])
     readings: list[tuple[float, ScreenshotReading]] = []
     for _, grid in cuts[:REFINE_GRIDS]:
