@@ -450,8 +450,6 @@ def _match_reference(
     tiles settle beyond the matching's own noise (:func:`_beyond_noise`) is dropped; with ``parity`` a single
     doubt left is settled by solvability (:func:`_parity_decides`). Cells of a dropped doubt keep their low
     confidence."""
-    import numpy as np
-
     width, height = grid.width, grid.height
     n = width * height
     side = reference_side(ref_image, width, height)
@@ -465,9 +463,8 @@ def _match_reference(
         columns, total = _solve(cost)
 
     board, goal, hole, missing = _assignment_board(columns, width, height)
-    matched = [float(cost[cell, columns[cell]]) for cell in range(n) if cell != hole]
     confidence, groups, alternatives = _confidence(cost, columns, total)
-    mismatch = float(np.mean(matched))
+    mismatch = _matched_mean(cost, columns)
     if _match_contrast(cost, columns) > MAX_MATCH_CONTRAST:  # every cell: no tile is told apart
         return ScreenshotReading(board, goal, confidence, missing, (tuple(range(n)),), "picture", grid), mismatch
     if groups and mismatch <= STRONG_MATCH_RMS:  # a doubt settled beyond the matching's own noise is none
