@@ -2600,7 +2600,7 @@ def _witnessed_on(
     scale = _margin_scale(width, height)
     # where the true seams are little better than a random pair's (a texture, look-alike dark tiles), a margin
     # under MIN_MARGIN is within the seams' own noise: fresh "game looks" seed 59341, a 6x5 terrain picture
-    # (seam ratio 0.73), was read with three pieces of its right column in a 3-cycle, 0.17 and 0.26 ahead and
+    # (seam ratio 0.72), was read with three pieces of its right column in a 3-cycle, 0.17 and 0.26 ahead and
     # steady on every recut. Of 360 game-looks boards (59240-59359, 59480-59719) the rule refused five more:
     # 59341 and four read right by margins as narrow (284 right, 1 wrong before; 280 right, none wrong after)
     if least < MIN_MARGIN * scale and plain[0].seam_ratio >= WEAK_SEAMS:
