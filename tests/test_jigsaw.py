@@ -1429,12 +1429,15 @@ def test_a_narrow_reading_of_weak_seams_is_not_vouched_for() -> None:
 
 
 @pytest.mark.slow  # each takes half a minute to a minute to refuse
-@pytest.mark.parametrize(("seed", "looks"), [(57032, "game"), (59008, "hard"), (59026, "hard"), (59044, "hard"), (59341, "game")])
+@pytest.mark.parametrize(
+    ("seed", "looks"), [(57032, "game"), (59008, "hard"), (59026, "hard"), (59044, "hard"), (59341, "game"), (59983, "game")]
+)
 def test_a_fresh_board_once_read_wrong_is_read_right_or_refused(seed: int, looks: str) -> None:
     """Fresh seeds once read wrong with exit 0, read as a whole: 57032 (a witnessed reading that hung on the
     grid's pixels), 59008 (a striped hole laid as a piece after a switch of corner), 59026 (look-alike tiles in
     sunken bevels, a hair ahead), 59044 (a checked hole laid as a piece), 59341 (a narrow reading of weak
-    seams). Never the wrong board with exit 0."""
+    seams), 59983 (a switch to the top-left that moved the corner piece through a cell). Never the wrong board
+    with exit 0."""
     _assert_read_right_unless_refused(seed, may_refuse=True, looks=looks)
 
 

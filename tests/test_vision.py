@@ -708,24 +708,39 @@ def test_a_top_left_home_that_only_moves_the_corner_piece_is_not_taken(monkeypat
     """Dev 189 of "picture, no reference" (a 6x5 whose missing piece belongs bottom-right): refused with the home
     bottom-right (five pieces inside in doubt), then read with it top-left, every piece where the refused reading
     laid it but the top-left one, moved to the bottom-right, whose seams fit a little better there: wrong, with
-    exit 0. A switch that explains nothing but its corner piece leaves the refusal standing; one that lays the
-    other pieces anew (a blank-first game's, read bottom-right, is shifted round the missing corner) is taken."""
+    exit 0; fresh "game looks" 59983 (a 5x5) likewise, the corner piece moved through a cell on its way. A
+    switch that explains nothing but its corner piece (and a pair of pieces it must exchange to keep the deal
+    fair) leaves the refusal standing; one that lays the other pieces anew (a blank-first game's, read
+    bottom-right, is shifted round the missing corner) is taken."""
     from npuzzle.render import vision
 
     assumed_tiles = (7, 2, 5, 1, 8, 3, 4, 6, 0)
     assumed = ScreenshotReading(Board(assumed_tiles, 3, 3), blank_at(3, 3, 8), (1.0,) * 9, 8, ambiguous=((1, 2),))
     refusal = vision.PictureReassemblyError("another arrangement fits almost as well", assumed)
     corner_moved = tuple(9 if label == 1 else label for label in assumed_tiles)
+    # the corner piece laid where piece 4 was taken to belong, and piece 4 laid bottom-right (fresh 59983)
+    moved_through = tuple({1: 4, 4: 9}.get(label, label) for label in assumed_tiles)
+    # the corner piece moved, and a pair of look-alikes exchanged so that the deal stays fair
+    moved_and_exchanged = tuple({1: 9, 2: 5, 5: 2}.get(label, label) for label in assumed_tiles)
     shifted = (8, 3, 6, 2, 9, 4, 5, 7, 0)
     monkeypatch.setattr(vision, "_corner_wins", lambda image, reading: True)
     image = Image.new("RGB", (30, 30))
-    for switched_tiles, taken in ((corner_moved, False), (shifted, True)):
+    cases = ((corner_moved, False), (moved_through, False), (moved_and_exchanged, False), (shifted, True))
+    # a refused reading in doubt (0.1 ahead) lets a switch of a few pieces be taken, not of the corner piece alone
+    doubtful = replace(assumed, confidence=(0.1 / 0.6,) * 9)
+    assert vision._seam_margin(doubtful) == pytest.approx(0.1)
+    assert vision._only_the_corner_piece_moved(doubtful, ScreenshotReading(
+        Board(corner_moved, 3, 3), blank_at(3, 3, 0), (1.0,) * 9, 0))  # fmt: skip
+    switched = ScreenshotReading(Board(moved_through, 3, 3), blank_at(3, 3, 0), (1.0,) * 9, 0)
+    unsure = vision.PictureReassemblyError("another arrangement fits almost as well", doubtful)
+    assert vision._read_with_the_home_top_left(image, lambda home: switched, unsure) is switched
+    for switched_tiles, taken in cases:
         switched = ScreenshotReading(Board(switched_tiles, 3, 3), blank_at(3, 3, 0), (1.0,) * 9, 0)
-        assert vision._only_the_corner_piece_moved(assumed, switched) is not taken
+        assert vision._only_the_corner_piece_moved(assumed, switched, vision.CORNER_MOVE_CELLS) is not taken
         if taken:
             assert vision._read_with_the_home_top_left(image, lambda home, switched=switched: switched, refusal) is switched
         else:
-            with pytest.raises(vision.PictureReassemblyError, match="every other piece reads the same") as refused:
+            with pytest.raises(vision.PictureReassemblyError, match="all but a few pieces read the same") as refused:
                 vision._read_with_the_home_top_left(image, lambda home, switched=switched: switched, refusal)
             assert refused.value.reading is assumed and "--hole-home" in str(refused.value)
 
