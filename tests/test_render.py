@@ -215,6 +215,30 @@ def test_pictures_load_cut_and_fail_cleanly(tmp_path: Path) -> None:
     assert load_picture(rgba).getpixel((5, 5)) == (255, 255, 255)
 
 
+def test_pictures_load_as_a_viewer_shows_them(tmp_path: Path) -> None:
+    """16-bit and float greys keep their shades (Pillow's own conversion turns them white), and a file
+    stored on its side with an EXIF orientation comes out turned upright, for every orientation."""
+    picture = synthetic_picture(60, 40, seed=7)
+    grey = np.asarray(picture.convert("L"))
+    wide = Image.fromarray(grey.astype(np.uint16) * 257)
+    wide.save(tmp_path / "grey16.png")
+    assert Image.open(tmp_path / "grey16.png").mode.startswith("I")
+    for source in (tmp_path / "grey16.png", wide, Image.fromarray(grey.astype(np.float32) / 255),
+                   Image.fromarray(grey.astype(np.float32)), Image.fromarray(grey.astype(np.int32))):  # fmt: skip
+        loaded = np.asarray(load_picture(source))
+        assert loaded.shape == (40, 60, 3)
+        assert np.abs(loaded[..., 0].astype(int) - grey).max() <= 1
+    stored = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
+              5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_90, 7: Image.Transpose.TRANSVERSE,
+              8: Image.Transpose.ROTATE_270}  # fmt: skip
+    for orientation, transpose in stored.items():
+        exif = Image.Exif()
+        exif[0x0112] = orientation
+        path = tmp_path / f"turned{orientation}.png"
+        picture.transpose(transpose).save(path, exif=exif)
+        assert np.array_equal(np.asarray(load_picture(path)), np.asarray(picture)), orientation
+
+
 # -- solutions --------------------------------------------------------------------------------------------
 
 

@@ -135,12 +135,17 @@ def open_image(source: Path | BinaryIO, label: str) -> PILImage.Image:
     return image
 
 
+EXIF_ORIENTATION = 0x0112  # the EXIF tag saying how a viewer turns the stored pixels (1: as stored)
+
+
 def load_picture(source: str | Path | PILImage.Image, what: str = "picture") -> PILImage.Image:
-    """An RGB image from a path or a Pillow image; transparent parts become white.
+    """An RGB image from a path or a Pillow image, the way a viewer shows it: turned as its EXIF orientation
+    says (a phone's photo of a screen is stored on its side), 16-bit and float greys scaled to 0..255 rather
+    than clipped to white, transparent parts white.
 
     Raises :class:`PictureError` quoting the path when the file is missing or is not an image.
     """
-    from PIL import Image
+    from PIL import Image, ImageOps
 
     if isinstance(source, Image.Image):
         image = source
@@ -149,11 +154,31 @@ def load_picture(source: str | Path | PILImage.Image, what: str = "picture") -> 
         if not path.is_file():
             raise PictureError(f"{what} {str(path)!r} does not exist or is not a file")
         image = open_image(path, f"{what} {str(path)!r}")
+    if image.getexif().get(EXIF_ORIENTATION, 1) != 1:
+        image = ImageOps.exif_transpose(image)
+    if image.mode in ("I", "F") or image.mode.startswith("I;16"):
+        image = _eight_bit_grey(image)
     if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
         rgba = image.convert("RGBA")
         background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         return Image.alpha_composite(background, rgba).convert("RGB")
     return image.convert("RGB")
+
+
+def _eight_bit_grey(image: PILImage.Image) -> PILImage.Image:
+    """A greyscale image of 16-bit or float samples as 8-bit "L": Pillow's own conversion clips every sample
+    above 255 to white. 16-bit modes are scaled by 1/257; "I" and "F" by their range (0..1 floats, 0..255,
+    or 16-bit values)."""
+    import numpy as np
+    from PIL import Image
+
+    samples = np.nan_to_num(np.asarray(image, dtype=np.float64))
+    top = float(samples.max()) if samples.size else 0.0
+    if image.mode.startswith("I;16") or top > 255:
+        samples = samples / 257
+    elif image.mode == "F" and top <= 1.0:
+        samples = samples * 255
+    return Image.fromarray(np.clip(samples, 0, 255).round().astype(np.uint8))
 
 
 def cell_boxes(
