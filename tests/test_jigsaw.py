@@ -699,6 +699,33 @@ def test_solvability_settles_two_look_alike_tiles() -> None:
     assert got[0][1] == truth
 
 
+def test_weigh_sees_an_arrangement_as_assemble_sees_its_best(photo_4x4: Shot) -> None:
+    """``weigh`` gives the arrangement ``assemble`` chose the same cost and seams, and a margin no smaller
+    (``assemble`` weighs its runner-up too); the true board with three pieces cycled is weighed behind one of
+    its smallest changes (the truth), under either measure, with and without the open sides charged."""
+    from npuzzle.solvability import is_solvable_homes
+
+    tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
+    truth = _truth(photo_4x4)
+    hole = truth.index(-1)
+
+    def solvable(homes: tuple[int, ...]) -> bool:
+        return is_solvable_homes(homes, 4, 15)
+
+    cells = [cell for cell in range(16) if truth[cell] >= 0][:3]
+    cycled = list(truth)
+    cycled[cells[0]], cycled[cells[1]], cycled[cells[2]] = truth[cells[2]], truth[cells[0]], truth[cells[1]]
+    for gradient in (False, True):
+        best = jigsaw.assemble(tiles, 4, 4, hole, solvable=solvable, gradient=gradient)
+        weighed = jigsaw.weigh(tiles, 4, 4, hole, best.homes, solvable=solvable, gradient=gradient)
+        assert best.homes == truth and weighed.homes == truth
+        assert weighed.cost == pytest.approx(best.cost) and weighed.buddies == best.buddies
+        assert weighed.margin >= best.margin - 1e-9 > 0 and weighed.border_margin >= best.border_margin - 1e-9
+        worse = jigsaw.weigh(tiles, 4, 4, hole, tuple(cycled), solvable=solvable, gradient=gradient)
+        assert worse.homes == tuple(cycled) and worse.cost > best.cost
+        assert worse.margin < 0 and worse.border_margin < 0
+
+
 def test_assemble_returns_only_solvable_arrangements(photo_4x4: Shot) -> None:
     tiles = jigsaw.tile_arrays(_true_cells(photo_4x4))
     hole = _truth(photo_4x4).index(-1)
@@ -993,6 +1020,37 @@ def test_an_arrangement_whose_seams_seldom_join_mutual_best_matches_is_not_stood
         causes = vision._picture_causes(memo, grid, assemblies, False, vision.WITNESS_MARGIN)
         assert any("each other's best match" in cause for cause in causes)
     _assert_read_right_unless_refused(31577, may_refuse=True)
+
+
+def test_a_lone_reading_the_gradient_measure_puts_behind_with_the_border_charged_is_doubted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reading the first measure alone is sure of, whose arrangement the gradient measure weighs behind one
+    of its smallest changes once the sides meeting no piece are charged, is doubted, whether or not the
+    gradient measure's own best is the same arrangement, and whatever that best's own runner-up (fresh 63033 of "game looks" on a held-out picture, a
+    6x6 with three border pieces in a 3-cycle: the second measure's own best differed by 0.07, and with the
+    border charged the true board was 0.14 ahead of the reading)."""
+    from npuzzle.render import vision
+
+    plain = jigsaw.Assembly((*range(8), -1), 8, 8, 10.0, 0.5, 0.8, 0.5, (0.5,) * 9, (), 1.0, 0.3)
+    other = dataclasses.replace(plain, homes=(1, 0, *range(2, 8), -1), margin=0.05)  # under DOUBT_MARGIN
+    grid = Grid(Axis(0.0, 50.0, 50.0, 3), Axis(0.0, 50.0, 50.0, 3))
+    memo = vision._PictureMemo(Image.new("RGB", (150, 150)))
+    cases = (  # the gradient measure's own best; the reading's border margin weighed by it; doubted
+        (other, -0.14, True),
+        (other, 0.2, False),
+        (plain, -0.1, True),
+        (dataclasses.replace(plain, border_margin=-0.5), 0.3, False),  # its own runner-up does not count
+    )
+    for graded, border, doubted in cases:
+        weighed = dataclasses.replace(plain, border_margin=border)
+        monkeypatch.setattr(memo, "reassembled", lambda g, m, gradient, graded=graded: ([], [graded if gradient else plain]))
+        monkeypatch.setattr(memo, "weighed", lambda g, chosen, gradient, weighed=weighed: weighed)
+        doubt = vision._gradient_disagrees(memo, grid, None)
+        assert (doubt is not None and "border" in doubt) if doubted else doubt is None
+    monkeypatch.undo()
+    truth = _picture_shot(32390)
+    assert vision._gradient_disagrees(vision._PictureMemo(truth.image), _true_grid(truth), None) is None
 
 
 def test_a_lone_reading_the_gradient_measure_weighs_behind_relatively_is_not_stood_behind() -> None:

@@ -1117,6 +1117,42 @@ def assemble(
     return _assembly(best, best_cost, neighbours, totals, lr, tb, (width, height), pieces, hole, missing, scale)
 
 
+def weigh(
+    tiles: np.ndarray,
+    width: int,
+    height: int,
+    hole: int,
+    homes: Sequence[int],
+    missing: int | None = None,
+    solvable: Callable[[tuple[int, ...]], bool] | None = None,
+    gradient: bool = False,
+) -> Assembly:
+    """The arrangement ``homes`` of ``tiles`` (as :attr:`Assembly.homes`: each screenshot cell's home cell, -1
+    at the hole ``hole``) with the evidence :func:`assemble` gives its best, weighed against the same smallest
+    changes (those ``solvable`` allows): how another seam measure (``gradient``) sees an arrangement the first
+    one chose, which need not be its own best."""
+    n_cells = width * height
+    if missing is None:
+        missing = n_cells - 1
+    pieces = [c for c in range(n_cells) if c != hole]
+    lr, tb = _piece_seam_costs(tiles if tiles.ndim == 5 else tiles[None], hole, gradient)
+    arrangement = [-1] * n_cells
+    for piece, cell in enumerate(pieces):
+        arrangement[homes[cell]] = piece
+    if solvable is not None:
+
+        def allowed(trial: list[int]) -> bool:
+            return solvable(_homes(trial, pieces, n_cells))
+
+        neighbours = _even_neighbours(arrangement, lr, tb, width, height, allowed)
+    else:
+        _, neighbours = _swapped(arrangement)
+    totals = _totals(neighbours, lr, tb, width, height)
+    cost = _total(arrangement, lr, tb, width, height)
+    return _assembly(arrangement, cost, neighbours, totals, lr, tb, (width, height), pieces, hole, missing,
+                     _typical_seam(lr, tb))  # fmt: skip
+
+
 def _assembly(
     best: list[int],
     best_cost: float,
@@ -1186,4 +1222,6 @@ def _assembly(
     )
 
 
-__all__ = ["Assembly", "assemble", "best_seams", "decorated_seam_costs", "inner_seam_ratio", "seam_costs", "tile_arrays"]
+__all__ = [
+    "Assembly", "assemble", "best_seams", "decorated_seam_costs", "inner_seam_ratio", "seam_costs", "tile_arrays", "weigh",
+]
