@@ -1128,9 +1128,10 @@ def weigh(
     gradient: bool = False,
 ) -> Assembly:
     """The arrangement ``homes`` of ``tiles`` (as :attr:`Assembly.homes`: each screenshot cell's home cell, -1
-    at the hole ``hole``) with the evidence :func:`assemble` gives its best, weighed against the same smallest
-    changes (those ``solvable`` allows): how another seam measure (``gradient``) sees an arrangement the first
-    one chose, which need not be its own best."""
+    at the hole ``hole``) with the evidence :func:`assemble` gives its best: how another seam measure
+    (``gradient``) sees an arrangement the first one chose, which need not be its own best. Weighed against the
+    smallest changes :func:`assemble` weighs a solvable best against (with ``solvable``: 3-cycles, pairs of
+    exchanges, turned runs; without it, every exchange), not against a runner-up from elsewhere."""
     n_cells = width * height
     if missing is None:
         missing = n_cells - 1
