@@ -1027,9 +1027,9 @@ def test_a_lone_reading_the_gradient_measure_puts_behind_with_the_border_charged
 ) -> None:
     """A reading the first measure alone is sure of, whose arrangement the gradient measure weighs behind one
     of its smallest changes once the sides meeting no piece are charged, is doubted, whether or not the
-    gradient measure's own best is the same arrangement, and whatever that best's own runner-up (fresh 63033 of "game looks" on a held-out picture, a
-    6x6 with three border pieces in a 3-cycle: the second measure's own best differed by 0.07, and with the
-    border charged the true board was 0.14 ahead of the reading)."""
+    gradient measure's own best is the same arrangement, and whatever that best's own runner-up (fresh 63033
+    of "game looks" on a held-out picture, a 6x6 with three border pieces in a 3-cycle: the second measure's
+    own best differed by 0.07, and with the border charged the true board was 0.14 ahead of the reading)."""
     from npuzzle.render import vision
 
     plain = jigsaw.Assembly((*range(8), -1), 8, 8, 10.0, 0.5, 0.8, 0.5, (0.5,) * 9, (), 1.0, 0.3)
@@ -1044,7 +1044,9 @@ def test_a_lone_reading_the_gradient_measure_puts_behind_with_the_border_charged
     )
     for graded, border, doubted in cases:
         weighed = dataclasses.replace(plain, border_margin=border)
-        monkeypatch.setattr(memo, "reassembled", lambda g, m, gradient, graded=graded: ([], [graded if gradient else plain]))
+        monkeypatch.setattr(
+            memo, "reassembled", lambda g, m, gradient, graded=graded: ([], [graded if gradient else plain])
+        )
         monkeypatch.setattr(memo, "weighed", lambda g, chosen, gradient, weighed=weighed: weighed)
         doubt = vision._gradient_disagrees(memo, grid, None)
         assert (doubt is not None and "border" in doubt) if doubted else doubt is None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import ExifTags, Image
 from rich.text import Text
 
 from npuzzle.board import Board
@@ -233,7 +233,7 @@ def test_pictures_load_as_a_viewer_shows_them(tmp_path: Path) -> None:
               8: Image.Transpose.ROTATE_270}  # fmt: skip
     for orientation, transpose in stored.items():
         exif = Image.Exif()
-        exif[0x0112] = orientation
+        exif[ExifTags.Base.Orientation] = orientation
         path = tmp_path / f"turned{orientation}.png"
         picture.transpose(transpose).save(path, exif=exif)
         assert np.array_equal(np.asarray(load_picture(path)), np.asarray(picture)), orientation

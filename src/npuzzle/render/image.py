@@ -135,9 +135,6 @@ def open_image(source: Path | BinaryIO, label: str) -> PILImage.Image:
     return image
 
 
-EXIF_ORIENTATION = 0x0112  # the EXIF tag saying how a viewer turns the stored pixels (1: as stored)
-
-
 def load_picture(source: str | Path | PILImage.Image, what: str = "picture") -> PILImage.Image:
     """An RGB image from a path or a Pillow image, the way a viewer shows it: turned as its EXIF orientation
     says (a phone's photo of a screen is stored on its side), 16-bit and float greys scaled to 0..255 rather
@@ -145,7 +142,7 @@ def load_picture(source: str | Path | PILImage.Image, what: str = "picture") -> 
 
     Raises :class:`PictureError` quoting the path when the file is missing or is not an image.
     """
-    from PIL import Image, ImageOps
+    from PIL import ExifTags, Image, ImageOps
 
     if isinstance(source, Image.Image):
         image = source
@@ -154,7 +151,7 @@ def load_picture(source: str | Path | PILImage.Image, what: str = "picture") -> 
         if not path.is_file():
             raise PictureError(f"{what} {str(path)!r} does not exist or is not a file")
         image = open_image(path, f"{what} {str(path)!r}")
-    if image.getexif().get(EXIF_ORIENTATION, 1) != 1:
+    if image.getexif().get(ExifTags.Base.Orientation, 1) != 1:  # 1: shown as stored
         image = ImageOps.exif_transpose(image)
     if image.mode in ("I", "F") or image.mode.startswith("I;16"):
         image = _eight_bit_grey(image)
