@@ -1055,6 +1055,79 @@ def test_a_lone_reading_the_gradient_measure_puts_behind_with_the_border_charged
     assert vision._gradient_disagrees(vision._PictureMemo(truth.image), _true_grid(truth), None) is None
 
 
+def test_the_cycles_through_a_cell_are_the_3_cycles_that_move_its_tile() -> None:
+    """``_cycles_through`` gives exactly the 3-cycles of ``_cycled`` that move the tile of the cell asked
+    for, each once, on arrangements with the hole's home anywhere."""
+    rng = np.random.default_rng(7)
+    for cells in (6, 9, 12):
+        arrangement = np.append(rng.permutation(cells - 1), -1)
+        rng.shuffle(arrangement)
+        for home in np.flatnonzero(arrangement >= 0):
+            through = jigsaw._cycles_through(arrangement, int(home))
+            every = jigsaw._cycled(list(arrangement))
+            moving = every[every[:, home] != arrangement[home]]
+            assert sorted(map(tuple, through)) == sorted(map(tuple, moving))
+            assert len({tuple(row) for row in through}) == len(through)
+
+
+@pytest.mark.parametrize("looks", [False, True], ids=["plain", "decorated"])
+def test_a_tile_put_back_is_weighed_as_the_whole_seam_measure_weighs_it(looks: bool) -> None:
+    """``_shaded_sides`` weighs only one tile's sides, put back by a shade, against the decoration of the
+    tiles as shown: the first measure gives exactly what ``decorated_seam_costs`` gives that tile among the
+    others when the decoration found is the same (a plain board), and close to it on a decorated board (the
+    decoration is then estimated from the tiles as shown); the gradient measure, whose scale is fixed by the
+    tiles as shown, within a few per cent."""
+    shot = game_screenshot(random_style(60471 if looks else 11, kind="picture", looks=looks))
+    tiles = jigsaw.tile_arrays(_true_cells(shot))
+    hole = shot.board.tiles.index(0)
+    pieces = [cell for cell in range(len(tiles)) if cell != hole]
+    cell, version = pieces[len(pieces) // 2], 3
+    for gradient in (False, True):
+        (right, left, bottom, top), = jigsaw._shaded_sides(tiles[None], hole, gradient, [(cell, version)])
+        shown = tiles[pieces].astype(np.float32)
+        shown[pieces.index(cell)] = jigsaw._shade_versions(shown[pieces.index(cell)])[version]
+        lr, tb = jigsaw.decorated_seam_costs(shown, gradient)
+        piece = pieces.index(cell)
+        others = np.arange(len(pieces)) != piece
+        tolerance = 0.05 if gradient or looks else 1e-9
+        for got, want in ((right, lr[piece]), (left, lr[:, piece]), (bottom, tb[piece]), (top, tb[:, piece])):
+            np.testing.assert_allclose(got[others], want[others], rtol=tolerance)
+
+
+def _reading_of(shot: Shot, tiles: tuple[int, ...]) -> ScreenshotReading:
+    """A reading of ``shot`` on its true grid that shows ``tiles`` (its goal's)."""
+    board = Board(tiles, shot.board.width, shot.board.height, blank=0)
+    return ScreenshotReading(board, shot.goal, (1.0,) * len(tiles), shot.goal.blank_cell, grid=_true_grid(shot))
+
+
+def test_a_tile_shown_lighter_that_passes_for_another_part_of_the_picture_doubts_the_reading() -> None:
+    """Fresh "hard looks" seed 60471 (6x6 grace_hopper): the top-right piece of flat sky, shown 25 % lighter
+    (a hover), passed for the lighter sky two cells down, and three sky pieces were read in a 3-cycle with
+    exit 0. Taken as shaded and put back, that tile fits the true board better than the reading fits: the
+    reading is doubted, the true board is not; nor is a right 3x3 with a tile shown lighter (hard looks 60437),
+    whose reading fits best with that tile put back."""
+    from npuzzle.render import vision
+
+    shot = _picture_shot(60471, "hard")
+    memo = vision._PictureMemo(shot.image)
+    assert vision._shaded_tile_doubt(memo, _reading_of(shot, shot.board.tiles)) is None
+    read = list(shot.board.tiles)
+    read[7], read[23], read[26] = shot.board.tiles[26], shot.board.tiles[7], shot.board.tiles[23]
+    doubt = vision._shaded_tile_doubt(memo, _reading_of(shot, tuple(read)))
+    assert doubt is not None and "lighter or darker" in doubt
+    shaded = _picture_shot(60437, "hard")
+    assert shaded.style.look.shading == "hover"
+    assert vision._shaded_tile_doubt(vision._PictureMemo(shaded.image), _reading_of(shaded, shaded.board.tiles)) is None
+
+
+@pytest.mark.slow
+def test_a_board_with_a_tile_shown_lighter_in_flat_sky_is_refused_not_read_wrong() -> None:
+    """Fresh "hard looks" 60471 read whole (a minute or two): refused for the tile shown lighter, not read
+    with three sky pieces in a 3-cycle."""
+    with pytest.raises(PuzzleError, match="lighter or darker"):
+        read_screenshot(_picture_shot(60471, "hard").image)
+
+
 def test_a_lone_reading_the_gradient_measure_weighs_behind_relatively_is_not_stood_behind() -> None:
     """Fresh seed 32390 (5x3 grace_hopper): on a grid 3-5 px off down the rows the first measure alone put
     a wrong arrangement 0.39 ahead (read wrong with exit 0); the gradient measure puts it first too, but

@@ -26,7 +26,10 @@ Method
     the pointer, selected). Such a tile meets every neighbour with a step and fits nowhere well; undone by
     the right strength its best matches on most sides get much cheaper and take it as their best match in
     turn, which an unshaded tile's, already meeting its neighbours, do not. Such tiles are put back before
-    any decoration is estimated and the seams are weighed.
+    any decoration is estimated and the seams are weighed. A shaded tile can instead pass for another part
+    of the picture (flat sky a shade lighter lower down) and fit a wrong place well as it is; a reading is
+    therefore also weighed against its 3-cycles with a few tiles taken as shaded and put back
+    (:func:`shade_suspects`, :func:`shaded_rival_margin`), the reading allowed the same.
     *Placement* (:func:`assemble`). The board's size is known, so every cell but the hole's home takes one
     tile. Boards of up to :data:`EXHAUSTIVE_PIECES` pieces (3×3, 2×4) weigh every arrangement. Larger ones
     run a beam search that fills the cells in raster order (and in the three mirrored orders), each partial
@@ -67,6 +70,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable, Sequence
 
     import numpy as np
+
+    from .shading import Shading
 
 SIDE = 24  # pixels: tiles are resampled to at least SIDE × SIDE after trimming ...
 MAX_SIDE = 96  # ... and at most MAX_SIDE × MAX_SIDE (else their own size)
@@ -140,21 +145,32 @@ def _side_costs(a_side: np.ndarray, b_side: np.ndarray, gradient: bool = False) 
     Mahalanobis gradient compatibility (:func:`_gradient_costs`) is added, scaled to the same typical seam."""
     import numpy as np
 
-    n = a_side.shape[0]
-    out = np.full((n, n), np.inf)
-    gradient_scale = None
+    out, _ = _side_costs_scaled(a_side, b_side, gradient)
+    np.fill_diagonal(out, FORBIDDEN)
+    return out
+
+
+def _side_costs_scaled(
+    a_side: np.ndarray, b_side: np.ndarray, gradient: bool, gradient_scale: float | None = None
+) -> tuple[np.ndarray, float | None]:
+    """``(m, k)`` :func:`_side_costs` of ``a_side``'s ``m`` right sides against ``b_side``'s ``k`` left sides (the
+    diagonal not forbidden), and the scale the gradient compatibility was weighed by: ``gradient_scale``, or
+    when None (``a_side`` and ``b_side`` the same tiles' sides) the one that puts its typical seam on the
+    first measure's."""
+    import numpy as np
+
+    out = np.full((a_side.shape[0], b_side.shape[0]), np.inf)
     for da in (0, DEEPER):
         for db in (0, DEEPER):
             cost = _predicted_costs(a_side, b_side, da, db)
             if gradient:
                 gradients = _gradient_costs(a_side[:, :, -2 - da : a_side.shape[2] - da], b_side[:, :, db:])
                 if gradient_scale is None:  # both measures in units of their typical seam, fixed once
-                    off = ~np.eye(n, dtype=bool)
+                    off = ~np.eye(len(cost), dtype=bool)
                     gradient_scale = float(np.median(cost[off])) / max(1e-9, float(np.median(gradients[off])))
                 cost = cost + gradient_scale * gradients
             out = np.minimum(out, cost)
-    np.fill_diagonal(out, FORBIDDEN)
-    return out
+    return out, gradient_scale
 
 
 def _predicted_costs(a_side: np.ndarray, b_side: np.ndarray, da: int, db: int) -> np.ndarray:
@@ -254,15 +270,27 @@ def decorated_seam_costs(tiles: np.ndarray, gradient: bool = False) -> tuple[np.
     the game shows darker or lighter as a whole is put back first (:func:`_shades`: a shaded tile's
     decoration is shaded too, and then differs from every other tile's). Tiles with no decoration and no
     such shade found get exactly :func:`seam_costs`."""
-    from .shading import estimate, undo
+    from .shading import estimate
 
     tiles = _unshaded(tiles)
-    shading = estimate(tiles)
+    return _undecorated_costs(*_undecorated(tiles, estimate(tiles)), gradient)
+
+
+def _undecorated(tiles: np.ndarray, shading: Shading) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, columns)``: ``tiles`` in :func:`_opponent` colours with the decoration ``shading`` undone
+    (:func:`npuzzle.render.shading.undo`), the hidden positions filled along the rows and along the columns."""
+    from .shading import undo
+
     if shading.plain:
-        return seam_costs(_opponent(tiles), gradient)
+        plain = _opponent(tiles)
+        return plain, plain
     rows, columns = undo(tiles, shading)
-    return (_lr_costs(_opponent(rows), gradient, ALONG),
-            _lr_costs(_opponent(columns).transpose(0, 2, 1, 3), gradient, ALONG))  # fmt: skip
+    return _opponent(rows), _opponent(columns)
+
+
+def _undecorated_costs(rows: np.ndarray, columns: np.ndarray, gradient: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`seam_costs` of tiles :func:`_undecorated`: ``lr`` from ``rows``, ``tb`` from ``columns``."""
+    return _lr_costs(rows, gradient, ALONG), _lr_costs(columns.transpose(0, 2, 1, 3), gradient, ALONG)
 
 
 SHADE_STRENGTHS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)  # whole tiles shown darker (times 1 - s) or lighter
@@ -364,6 +392,164 @@ def _shades(tiles: np.ndarray) -> dict[int, int]:
         if mutual >= SHADED_MUTUAL:
             found[t] = best
     return found
+
+
+SHADE_SUSPECTS = 3  # tiles taken as shaded that the full seam measures weigh, for each of two reasons (below)
+
+
+def _cycles_through(arrangement: np.ndarray, home: int) -> np.ndarray:
+    """Every 3-cycle of ``arrangement`` (tile per home cell, -1 at the hole's home) that moves the tile of
+    ``home``: ``(k, cells)``, each cycle in both directions."""
+    import numpy as np
+
+    others = np.flatnonzero(arrangement >= 0)
+    others = others[others != home]
+    b, c = np.meshgrid(others, others, indexing="ij")
+    keep = b != c
+    b, c = b[keep], c[keep]
+    out = np.repeat(arrangement[None], len(b), axis=0)
+    rows = np.arange(len(b))
+    out[rows, b] = arrangement[home]
+    out[rows, c] = arrangement[b]
+    out[rows, home] = arrangement[c]
+    return out  # type: ignore[no-any-return]
+
+
+def _laid(homes: Sequence[int], hole: int) -> tuple[np.ndarray, list[int]]:
+    """``(arrangement, pieces)``: the tile (piece index) per home cell of the reading ``homes`` (as
+    :attr:`Assembly.homes`), -1 at the hole's home, and the screenshot cell of each piece."""
+    import numpy as np
+
+    pieces = [c for c in range(len(homes)) if c != hole]
+    arrangement = np.full(len(homes), -1, dtype=np.int64)
+    for piece, cell in enumerate(pieces):
+        arrangement[homes[cell]] = piece
+    return arrangement, pieces
+
+
+def _with_rows(lr: np.ndarray, tb: np.ndarray, piece: int, rows: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``lr``, ``tb`` with the seams of ``piece`` replaced by ``rows`` (its right, left, bottom and top sides'
+    costs against every piece) and every other seam kept."""
+    shaded_lr, shaded_tb = lr.copy(), tb.copy()
+    shaded_lr[piece], shaded_lr[:, piece] = rows[0], rows[1]
+    shaded_tb[piece], shaded_tb[:, piece] = rows[2], rows[3]
+    shaded_lr[piece, piece] = shaded_tb[piece, piece] = FORBIDDEN
+    return shaded_lr, shaded_tb
+
+
+def shade_suspects(
+    tiles: np.ndarray, width: int, height: int, hole: int, homes: Sequence[int], count: int = SHADE_SUSPECTS
+) -> tuple[list[tuple[int, int]], float]:
+    """Tiles of the reading ``homes`` (as :attr:`Assembly.homes`, the hole at cell ``hole``; ``tiles``
+    ``(cells, side, side, 3)``, one cut) worth weighing as shown lighter or darker as a whole
+    (:func:`shaded_rival_margin`), each ``(cell, version)`` of :func:`_shade_versions`: the ``count`` whose tile,
+    put back, best fits a 3-cycle of the reading (against the reading as it is or with the tile put back,
+    whichever costs less), and the ``count`` whose tile, put back, most lowers the reading's own cost; and the
+    least rise in typical seams of such a 3-cycle over the reading (negative: some tile put back fits another
+    arrangement better). Weighed quickly, as :func:`_shades` weighs shades (one cut, no decoration undone,
+    every :data:`SHADE_ROWS` th row): only a ranking of what is worth the full measures."""
+    import numpy as np
+
+    arrangement, pieces = _laid(homes, hole)
+    right, left, bottom, top = _shade_sides(tiles[pieces].astype(np.float32))
+    lr, tb = _matches(right, left), _matches(bottom, top)
+    np.fill_diagonal(lr, FORBIDDEN)
+    np.fill_diagonal(tb, FORBIDDEN)
+    scale = _typical_seam(lr, tb)
+    laid = list(arrangement)
+    base = _total(laid, lr, tb, width, height)
+    rivals, owns = [], []
+    for piece, cell in enumerate(pieces):
+        cycles = _cycles_through(arrangement, int(np.flatnonzero(arrangement == piece)[0]))
+        mine = _shade_sides(_shade_versions(tiles[cell].astype(np.float32)))
+        sides = (_matches(mine[0], left), _matches(right, mine[1]).T, _matches(mine[2], top), _matches(bottom, mine[3]).T)
+        rival, own = (np.inf, 0), (np.inf, 0)
+        for version in range(len(sides[0])):
+            shaded_lr, shaded_tb = _with_rows(lr, tb, piece, [side[version] for side in sides])
+            reading = _total(laid, shaded_lr, shaded_tb, width, height)
+            best = float(_totals(cycles, shaded_lr, shaded_tb, width, height).min(initial=np.inf))
+            rival = min(rival, ((best - min(base, reading)) / scale, version))
+            own = min(own, (reading - base, version))
+        rivals.append((rival[0], cell, rival[1]))
+        owns.append((own[0], cell, own[1]))
+    suspects = [(cell, version) for _, cell, version in sorted(rivals)[:count] + sorted(owns)[:count]]
+    return list(dict.fromkeys(suspects)), float(min(rival for rival, _, _ in rivals))
+
+
+def _shaded_sides(
+    cuts: np.ndarray, hole: int, gradient: bool, suspects: Sequence[tuple[int, int]]
+) -> list[tuple[np.ndarray, ...]]:
+    """For each of ``suspects`` (``(cell, version)``), the seam costs of that cell's tile put back by shade
+    ``version`` (:func:`_shade_versions`) as :func:`_piece_seam_costs` weighs them (every cut of ``cuts``, the
+    decoration estimated from the tiles as shown undone): its right, left, bottom and top sides against every
+    piece, each ``(pieces,)``."""
+    import numpy as np
+
+    from .shading import estimate
+
+    pieces = [c for c in range(cuts.shape[1]) if c != hole]
+    sums = [[np.zeros(len(pieces)) for _ in range(4)] for _ in suspects]
+
+    def sides(undone: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # right and left sides, as _lr_costs reads
+        return _along(undone[:, :, -EDGE_DEPTH:], ALONG), _along(undone[:, :, :EDGE_DEPTH], ALONG)
+
+    for cut in cuts:
+        tiles = _unshaded(cut[pieces].astype(np.float32))
+        shading = estimate(tiles)
+        rows, columns = _undecorated(tiles, shading)
+        every = (sides(rows), sides(columns.transpose(0, 2, 1, 3)))  # left/right, then top/bottom
+        scales = [_side_costs_scaled(*pair, gradient)[1] if gradient else None for pair in every]
+        for sums_of, (cell, version) in zip(sums, suspects, strict=True):
+            piece = pieces.index(cell)
+            put_back = _shade_versions(cut[cell].astype(np.float32))[version][None]
+            one_rows, one_columns = _undecorated(put_back, shading.of(piece))
+            for k, (one, (a_side, b_side), scale) in enumerate(
+                zip((sides(one_rows), sides(one_columns.transpose(0, 2, 1, 3))), every, scales, strict=True)
+            ):
+                sums_of[2 * k] += _side_costs_scaled(one[0], b_side, gradient, scale)[0][0]
+                sums_of[2 * k + 1] += _side_costs_scaled(a_side, one[1], gradient, scale)[0][:, 0]
+    return [tuple(side / len(cuts) for side in sums_of) for sums_of in sums]
+
+
+def shaded_rival_margin(
+    cuts: np.ndarray, width: int, height: int, hole: int, homes: Sequence[int], suspects: Sequence[tuple[int, int]],
+    gradient: bool = False,
+) -> float:  # fmt: skip
+    """In typical seams, how far the reading ``homes`` (as :attr:`Assembly.homes`, the hole at cell ``hole``)
+    stays ahead of its 3-cycles once tiles of ``suspects`` (``(cell, version)``, :func:`shade_suspects`) are
+    taken as shown lighter or darker as a whole and put back, weighed as :func:`assemble` weighs (every cut of
+    ``cuts``, the decoration undone, measure ``gradient``). The reading is weighed with at most two suspects'
+    tiles put back, the two that lower its cost most; each rival, a 3-cycle that moves a suspect's tile put
+    back, with at most one other suspect's tile put back too (a game shows one or two tiles shaded). Negative:
+    a shaded tile fits another place better than the reading fits any way. A tile a game shows lighter can
+    look like a lighter part of the picture (flat sky: fresh "hard looks" seed 60471, whose top-right sky
+    piece, lightened, was read two cells down in a 3-cycle); :func:`_shades` finds such a tile only when it
+    fits nowhere as it is."""
+    import numpy as np
+
+    arrangement, pieces = _laid(homes, hole)
+    laid = list(arrangement)
+    cuts = cuts if cuts.ndim == 5 else cuts[None]
+    lr, tb = _piece_seam_costs(cuts, hole, gradient)
+    worlds = [
+        (pieces.index(cell), *_with_rows(lr, tb, pieces.index(cell), sides))
+        for (cell, _), sides in zip(suspects, _shaded_sides(cuts, hole, gradient, suspects), strict=True)
+    ]  # fmt: skip
+    base = _total(laid, lr, tb, width, height)
+    gains: dict[int, float] = {}  # per piece: how much its best put-back version lowers the reading's cost
+    for piece, shaded_lr, shaded_tb in worlds:
+        gains[piece] = min(gains.get(piece, 0.0), _total(laid, shaded_lr, shaded_tb, width, height) - base)
+    reading = base + sum(sorted(gains.values())[:2])
+    best = np.inf
+    for piece, shaded_lr, shaded_tb in worlds:
+        cycles = _cycles_through(arrangement, int(np.flatnonzero(arrangement == piece)[0]))
+        plain = _totals(cycles, lr, tb, width, height)
+        other_gain = np.zeros(len(cycles))
+        for other, other_lr, other_tb in worlds:
+            if other != piece:
+                other_gain = np.minimum(other_gain, _totals(cycles, other_lr, other_tb, width, height) - plain)
+        best = min(best, float((_totals(cycles, shaded_lr, shaded_tb, width, height) + other_gain).min(initial=np.inf)))
+    return (best - reading) / _typical_seam(lr, tb)
 
 
 def _opponent(tiles: np.ndarray) -> np.ndarray:

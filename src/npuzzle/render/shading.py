@@ -73,6 +73,11 @@ class Shading:
         """No decoration found: :func:`undo` changes nothing."""
         return not any(self.sides)
 
+    def of(self, tile: int) -> Shading:
+        """The decoration of tile ``tile`` alone (to undo on that tile shown otherwise)."""
+        return Shading(self.gain[tile : tile + 1], self.offset[tile : tile + 1], self.hidden[tile : tile + 1],
+                       self.sides, self.lined[:, tile : tile + 1])  # fmt: skip
+
 
 def _side_views(tiles: np.ndarray) -> list[np.ndarray]:
     """``tiles`` (``(n, side, side, 3)``) seen from each side: top, bottom, left, right, each ``(n, depth,
