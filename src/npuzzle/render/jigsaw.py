@@ -1321,11 +1321,9 @@ def weigh(
     n_cells = width * height
     if missing is None:
         missing = n_cells - 1
-    pieces = [c for c in range(n_cells) if c != hole]
+    laid, pieces = _laid(homes, hole)
+    arrangement = [int(piece) for piece in laid]
     lr, tb = _piece_seam_costs(tiles if tiles.ndim == 5 else tiles[None], hole, gradient)
-    arrangement = [-1] * n_cells
-    for piece, cell in enumerate(pieces):
-        arrangement[homes[cell]] = piece
     if solvable is not None:
 
         def allowed(trial: list[int]) -> bool:

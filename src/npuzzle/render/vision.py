@@ -2293,10 +2293,13 @@ def _shaded_tile_doubt(memo: _PictureMemo, reading: ScreenshotReading) -> str | 
     measures put it 0.19 and 0.27 ahead, steady on the recuts)."""
     import numpy as np
 
+    from ..solvability import is_solvable
     from .jigsaw import shade_suspects, shaded_rival_margin
 
     grid = reading.grid
     assert grid is not None
+    if not is_solvable(reading.board, reading.goal):  # refused as such, a cause more precise than this one
+        return None
     width, height = grid.width, grid.height
     hole = reading.board.blank_cell
     homes = [label - 1 if label else -1 for label in reading.board.tiles]
