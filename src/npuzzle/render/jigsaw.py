@@ -260,7 +260,13 @@ def seam_costs(tiles: np.ndarray, gradient: bool = False, along: int = ALONG) ->
 
 def _lr_costs(tiles: np.ndarray, gradient: bool, along: int) -> np.ndarray:
     """:func:`seam_costs`' ``lr`` matrix of ``tiles`` (transposed tiles give its ``tb``)."""
-    return _side_costs(_along(tiles[:, :, -EDGE_DEPTH:, :], along), _along(tiles[:, :, :EDGE_DEPTH, :], along), gradient)
+    return _side_costs(*_lr_sides(tiles, along), gradient)
+
+
+def _lr_sides(tiles: np.ndarray, along: int) -> tuple[np.ndarray, np.ndarray]:
+    """``tiles``' right and left sides as :func:`_lr_costs` weighs them (:data:`EDGE_DEPTH` deep, smoothed
+    ``along`` the seam)."""
+    return _along(tiles[:, :, -EDGE_DEPTH:, :], along), _along(tiles[:, :, :EDGE_DEPTH, :], along)
 
 
 def decorated_seam_costs(tiles: np.ndarray, gradient: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -490,21 +496,19 @@ def _shaded_sides(
     pieces = [c for c in range(cuts.shape[1]) if c != hole]
     sums = [[np.zeros(len(pieces)) for _ in range(4)] for _ in suspects]
 
-    def sides(undone: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # right and left sides, as _lr_costs reads
-        return _along(undone[:, :, -EDGE_DEPTH:], ALONG), _along(undone[:, :, :EDGE_DEPTH], ALONG)
-
     for cut in cuts:
         tiles = _unshaded(cut[pieces].astype(np.float32))
         shading = estimate(tiles)
         rows, columns = _undecorated(tiles, shading)
-        every = (sides(rows), sides(columns.transpose(0, 2, 1, 3)))  # left/right, then top/bottom
+        every = (_lr_sides(rows, ALONG), _lr_sides(columns.transpose(0, 2, 1, 3), ALONG))  # left/right, then top/bottom
         scales = [_side_costs_scaled(*pair, gradient)[1] if gradient else None for pair in every]
         for sums_of, (cell, version) in zip(sums, suspects, strict=True):
             piece = pieces.index(cell)
             put_back = _shade_versions(cut[cell].astype(np.float32))[version][None]
             one_rows, one_columns = _undecorated(put_back, shading.of(piece))
             for k, (one, (a_side, b_side), scale) in enumerate(
-                zip((sides(one_rows), sides(one_columns.transpose(0, 2, 1, 3))), every, scales, strict=True)
+                zip((_lr_sides(one_rows, ALONG), _lr_sides(one_columns.transpose(0, 2, 1, 3), ALONG)), every, scales,
+                    strict=True)
             ):
                 sums_of[2 * k] += _side_costs_scaled(one[0], b_side, gradient, scale)[0][0]
                 sums_of[2 * k + 1] += _side_costs_scaled(a_side, one[1], gradient, scale)[0][:, 0]
