@@ -442,6 +442,34 @@ def test_seams_that_disagree_with_a_doubtful_preview_are_refused() -> None:
     assert guess.ambiguous and guess.board == shot.board and guess.goal == shot.goal
 
 
+
+def test_a_missing_piece_the_seams_place_elsewhere_than_the_preview_is_not_read_wrong(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fresh "picture, preview shown" 64015 (a 4x4 whose top-right piece is missing, 28 px preview pieces):
+    the piece below the missing one looks like it, and the matching took its tile for the missing piece, so
+    the board came back with the wrong piece missing and exit 0. The seams fit the true board better under both
+    measures: the two witnesses disagree on the missing piece, the preview's reading is doubted, and the board
+    is read from its seams (right) or refused, never read so."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(64015, kind="picture", missing_bottom_right=False, preview=True))
+    try:
+        reading = read_screenshot(shot.image)
+    except PuzzleError:
+        pass
+    else:
+        assert reading.board == shot.board and reading.goal == shot.goal
+    with monkeypatch.context() as undisputed:
+        undisputed.setattr(vision, "_missing_piece_disputed", lambda *args: None)
+        matched = read_screenshot(shot.image)
+    assert matched.preview is not None and matched.goal != shot.goal  # the reading the dispute stops
+    preview = vision._box_picture(shot.image, matched.preview)
+    moved = matched.board.tiles.index(shot.goal.blank_cell + 1)  # the tile taken for the missing piece
+    assert vision._missing_piece_disputed(shot.image, matched, preview, None) == (moved, matched.blank_cell)
+    true = replace(matched, board=shot.board, goal=shot.goal, missing=shot.goal.blank_cell)
+    assert vision._missing_piece_disputed(shot.image, true, preview, None) is None
+
 def _assert_preview_found(shot: Shot, first: bool = True) -> None:
     """The first box ``preview_boxes`` offers beside ``shot``'s board (``first``; else one of the three the
     reader tries) is its preview, to 4 pixels a side."""

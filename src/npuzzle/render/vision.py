@@ -452,16 +452,7 @@ def _match_reference(
     confidence."""
     width, height = grid.width, grid.height
     n = width * height
-    side = reference_side(ref_image, width, height)
-    raw = cell_features(image, width, height, boxes=grid.cell_boxes(), side=side)
-    ref = cell_features(ref_image, width, height, side=side)
-    shot = _match_global_stats(raw, ref)
-    columns, _ = _solve(_cost_matrix(shot, ref, blank_cell))
-    for _ in range(2):  # refit the brightness on what matched, then match again
-        shot = _fit_brightness(raw, ref, columns)
-        cost = _cost_matrix(shot, ref, blank_cell)
-        columns, total = _solve(cost)
-
+    shot, ref, cost, columns, total = _matched_costs(image, grid, ref_image, blank_cell)
     board, goal, hole, missing = _assignment_board(columns, width, height)
     confidence, groups, alternatives = _confidence(cost, columns, total)
     mismatch = _matched_mean(cost, columns)
@@ -479,6 +470,24 @@ def _match_reference(
             board, goal, _, missing = (board, goal, hole, missing) if decided == 0 else alternative
             groups = ()
     return ScreenshotReading(board, goal, confidence, missing, groups, "picture", grid), mismatch
+
+
+def _matched_costs(
+    image: PILImage.Image, grid: Grid, ref_image: PILImage.Image, blank_cell: int | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+    """What :func:`_match_reference` matches on: the cells' features (brightness fitted), the reference pieces'
+    features, the cost of each cell as each piece (:func:`_cost_matrix`), the cheapest assignment and its total."""
+    width, height = grid.width, grid.height
+    side = reference_side(ref_image, width, height)
+    raw = cell_features(image, width, height, boxes=grid.cell_boxes(), side=side)
+    ref = cell_features(ref_image, width, height, side=side)
+    shot = _match_global_stats(raw, ref)
+    columns, _ = _solve(_cost_matrix(shot, ref, blank_cell))
+    for _ in range(2):  # refit the brightness on what matched, then match again
+        shot = _fit_brightness(raw, ref, columns)
+        cost = _cost_matrix(shot, ref, blank_cell)
+        columns, total = _solve(cost)
+    return shot, ref, cost, columns, total
 
 
 def _beyond_noise(shot: np.ndarray, ref: np.ndarray, columns: np.ndarray, other: np.ndarray) -> bool:
@@ -1150,7 +1159,8 @@ def _read_beside_preview(
         assert doubted.preview is not None
         return replace(doubted, picture=_drawn_with_preview(image, doubted, _box_picture(image, doubted.preview)))
     home = hole_home
-    if doubted is not None and home is None and doubted.confidence[doubted.blank_cell] >= MIN_CONFIDENCE:
+    if (doubted is not None and home is None and doubted.confidence[doubted.blank_cell] >= MIN_CONFIDENCE
+            and not any(doubted.blank_cell in group for group in doubted.ambiguous)):  # fmt: skip
         home = doubted.missing  # the preview shows where the missing piece belongs, if not every tile
 
     def read_seams(home: int | str | None) -> ScreenshotReading:
@@ -1241,20 +1251,41 @@ def _best_home_inside(image: PILImage.Image, reading: ScreenshotReading) -> tupl
     seam (a home inside leaves out four, a corner two), as :func:`_best_other_corner` weighs them."""
     import numpy as np
 
+    grid = reading.grid
+    assert grid is not None
+    width, height = grid.width, grid.height
+    corners = set(_corners(width, height))
+    homes = [home for home in range(width * height) if home not in corners and home != reading.missing]
+    if not homes:
+        return reading.missing, -math.inf
+    both = _home_moved_gains(image, reading, homes)
+    best = int(np.argmax(both))
+    return homes[best], float(both[best])
+
+
+def _laid_cells(reading: ScreenshotReading) -> list[int]:
+    """Per home cell of ``reading`` (a picture), the screenshot cell of the piece laid there; -1 at the missing
+    piece's home."""
+    laid = [-1] * len(reading.board.tiles)
+    for cell, label in enumerate(reading.board.tiles):
+        if label:
+            laid[label - 1] = cell
+    return laid
+
+
+def _home_moved_gains(image: PILImage.Image, reading: ScreenshotReading, homes: Sequence[int]) -> np.ndarray:
+    """For each of ``homes`` (cells other than ``reading.missing``), by how many typical seams the reading with
+    that home's piece moved to the reading's missing home, and that home left empty, fits better than the
+    reading under both seam measures (the lesser gain; negative: it fits worse). Seams are weighed per seam (a
+    home inside leaves out four, a corner two), as :func:`_best_other_corner` weighs them."""
+    import numpy as np
+
     from .jigsaw import arrangement_ratios
 
     grid = reading.grid
     assert grid is not None
     width, height = grid.width, grid.height
-    n = width * height
-    laid = [-1] * n  # per home cell, the screenshot cell laid there
-    for cell, label in enumerate(reading.board.tiles):
-        if label:
-            laid[label - 1] = cell
-    corners = set(_corners(width, height))
-    homes = [home for home in range(n) if home not in corners and home != reading.missing]
-    if not homes:
-        return reading.missing, -math.inf
+    laid = _laid_cells(reading)
     arrangements = [laid]
     for home in homes:
         moved = list(laid)
@@ -1265,9 +1296,37 @@ def _best_home_inside(image: PILImage.Image, reading: ScreenshotReading) -> tupl
     for gradient in (False, True):
         ratios = np.array(arrangement_ratios(cuts, width, height, reading.blank_cell, arrangements, gradient))
         gains.append((ratios[0] - ratios[1:]) * _seam_count(width, height))
-    both = np.minimum(*gains)
-    best = int(np.argmax(both))
-    return homes[best], float(both[best])
+    return np.minimum(*gains)  # type: ignore[no-any-return]
+
+
+def _missing_piece_disputed(
+    image: PILImage.Image, reading: ScreenshotReading, preview: PILImage.Image, blank_cell: int | None
+) -> tuple[int, int] | None:
+    """The cells in dispute (a tile's and the hole's) when the tiles' seams side against the matching on which
+    piece is missing, else None. ``reading`` was matched to the finished picture a game shows beside its board
+    (``preview``), which shows every piece: the missing one is the piece no tile matched, a choice made by
+    elimination. The matching's next choice is a tile taken for that piece instead, its own piece then missing
+    (the tile whose move costs the matching least); when the seams fit that arrangement better under both
+    measures, the two witnesses disagree. Fresh 64015 ("picture, preview shown", a 4x4 of 28 px preview
+    pieces, the grid's columns 2.5 px off): the top-right piece, missing, and the one below it look alike;
+    the tile of the one below matched the top-right 0.029 better (next choices of right readings: 0.030 and
+    more), and the board came back with the wrong piece missing, exit 0. The seams put the true board 0.06
+    and 0.27 typical seams ahead; of 119 right readings of fresh 64000-64099 and "game looks, preview"
+    64000-64049, two 3x3s (0.02 ahead under both) had their next choice put ahead so."""
+    import numpy as np
+
+    grid = reading.grid
+    assert grid is not None
+    cost, columns = _matched_costs(image, grid, preview, blank_cell)[2:4]
+    laid = _laid_cells(reading)
+    homes = [home for home in range(len(laid)) if home != reading.missing]
+    if not homes or len(columns) != len(laid) + 1:
+        return None
+    rises = [float(cost[laid[home], reading.missing] - cost[laid[home], home]) for home in homes]
+    home = homes[int(np.argmin(rises))]
+    if float(_home_moved_gains(image, reading, [home])[0]) > 0:
+        return laid[home], reading.blank_cell
+    return None
 
 
 HOME_INSIDE = 0.4  # typical seams by which a home inside must fit better to refuse the bottom-right assumed ...
@@ -1581,7 +1640,8 @@ def _read_with_preview(
     is, and more: the tiles match their pieces closely (:data:`STRONG_MATCH_RMS`) without a doubt, the cells
     read lie apart from the preview and take more room than it (the board is not taken for the preview), the
     board is solvable, and the missing piece is where ``hole_home`` says (if given; a preview shows where it
-    belongs). ``(reading, None)``, or ``(None, doubted)``: the first reading that matched a preview closely
+    belongs), or else the tiles' seams do not side against the matching on which piece is missing
+    (:func:`_missing_piece_disputed`: a doubt, the hole's cell among its doubts). ``(reading, None)``, or ``(None, doubted)``: the first reading that matched a preview closely
     but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. ``on_grids_only``: the tiles
     are matched on ``grids`` alone (a board already read), not on others found around them. ``outlined``:
     :func:`~npuzzle.render.locate.outlined_boxes` of ``image``, if worked out already."""
@@ -1612,6 +1672,9 @@ def _read_with_preview(
             except PuzzleError:
                 continue
             doubt = _preview_doubt(image, reading, preview, fit, hole_home, blank_cell)
+            if doubt is None and hole_home is None and (disputed := _missing_piece_disputed(image, reading, preview,
+                                                                                            blank_cell)):
+                doubt, reading = "doubt", replace(reading, ambiguous=(*reading.ambiguous, disputed))
             if doubt is None:
                 return replace(reading, picture=_drawn_with_preview(image, reading, preview), preview=fit), None
             if doubt == "doubt" and doubted is None:
