@@ -36,6 +36,9 @@ def _shot(seed: int, *, faces: bool = False, looks: bool | str = False, missing_
         pytest.param(1006, False, False, False, marks=pytest.mark.slow),
         # a 5x5 grown from a 3x2 part, one added cell read unsurely as the one number missing (7)
         (1006, True, False, False),
+        # a 3x3 of flat tiles whose outline was cut as a 2x2: numbers up to 7 read (the 8 cut in half), so boards
+        # of 8 and 7 cells were looked for; its box cut as a 3x3 (fresh 64032)
+        (64032, True, False, False),
     ],
 )
 def test_a_board_found_as_a_part_of_itself_is_read_whole(

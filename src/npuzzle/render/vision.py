@@ -2014,6 +2014,7 @@ def _read_layout(
 
 BIGGER_SHAPES = 4  # board shapes tried when the numbers read call for a bigger board than the grid found
 BIGGER_READS = 6  # grids read by OCR in that search (the others are ruled out first: one empty cell each)
+BIGGER_MORE_SHAPES = 2  # board shapes of more cells than the numbers read call for, looked for last
 MAX_SIDE = 10  # tiles along a side of the bigger boards tried
 
 
@@ -2033,22 +2034,67 @@ def _read_numbers_bigger(
     a pitch measured over two rows drifts across six; dev seed 1049 of "numbers, other faces" and of "numbers,
     hard looks"), keeping only those with exactly one empty cell and reading them until
     one passes every check (each number once, the added cells read surely or as the one number missing,
-    solvable). A number too big for any board (:data:`MAX_SIDE` squared) is two tiles' numbers read as one:
-    cells twice as wide or tall as the tiles (:func:`_read_numbers_split`)."""
+    solvable). Last, the highest number read being only a bound, the box of the grid found is cut into boards of
+    more cells (:func:`_read_numbers_recut`: :data:`BIGGER_MORE_SHAPES` shapes, up to twice ``cells``, the
+    squarest first). A number too big for any
+    board (:data:`MAX_SIDE` squared) is two tiles' numbers read as one: cells twice as wide or tall as the tiles
+    (:func:`_read_numbers_split`)."""
+    if cells > MAX_SIDE * MAX_SIDE:
+        return _read_numbers_split(image, grid, problem, hole_home)
+    aspect = grid.width / grid.height
+
+    def shapes_of(counts: Iterable[int]) -> list[tuple[int, int]]:  # closest to the grid's and to square first
+        shapes = [(w, n // w) for n in counts for w in range(2, 17) if n % w == 0 and 2 <= n // w <= 16]
+        return sorted(shapes, key=lambda wh: abs(wh[0] / wh[1] - aspect) + abs(wh[0] / wh[1] - 1))
+
+    first = shapes_of((cells + 1, cells))[:2]
+    for w, h in first:
+        try:
+            return _read_numbers(image, locate_grid(image, w, h), None, w, h, hole_home=hole_home)
+        except (GridNotFoundError, NumbersUnreadableError):
+            continue
+    if (reading := _read_numbers_grown(image, grid, cells, hole_home)) is not None:
+        return reading
+    # the highest number read is only a bound: a grid coarser than the tiles (two cells across three tiles) cuts
+    # some numbers in half, the highest among them (fresh 64032 of "numbers, other faces", a 3x3 whose outline
+    # was cut as a 2x2: numbers up to 7 read, so 8- and 7-cell boards were looked for, never the 3x3)
+    more = [shape for shape in shapes_of(range(cells + 2, 2 * cells + 1)) if shape not in first]
+    if (reading := _read_numbers_recut(image, grid, more[:BIGGER_MORE_SHAPES], hole_home)) is not None:
+        return reading
+    raise problem
+
+
+def _read_numbers_recut(
+    image: PILImage.Image, grid: Grid, shapes: list[tuple[int, int]], hole_home: int | str | None
+) -> ScreenshotReading | None:
+    """``grid``'s box cut evenly into each of ``shapes`` (``(width, height)``), fitted to the tiles' sides
+    (:func:`~npuzzle.render.locate.refine_grid`, any gap) and as cut, read by OCR where exactly one cell is
+    empty: the first reading that passes every check, else None. For a grid that took in the whole board but
+    cut it into fewer cells than it has tiles."""
+    from .locate import refine_grid
+    from .ocr import empty_cells
+
+    x0, y0, x1, y1 = grid.box
+    for w, h in shapes:
+        even = Grid(Axis(x0, (x1 - x0) / w, (x1 - x0) / w, w), Axis(y0, (y1 - y0) / h, (y1 - y0) / h, h))
+        for candidate in dict.fromkeys([refine_grid(image, even, any_gap=True), even]):
+            if len(empty_cells(_crops(image, candidate))) != 1:
+                continue
+            try:
+                return _read_numbers(image, candidate, None, w, h, hole_home=hole_home)
+            except NumbersUnreadableError:
+                continue
+    return None
+
+
+def _read_numbers_grown(
+    image: PILImage.Image, grid: Grid, cells: int, hole_home: int | str | None
+) -> ScreenshotReading | None:
+    """:func:`_read_numbers_bigger`'s grids grown from ``grid`` to boards of at least ``cells`` cells, read until
+    one passes (None if none does within :data:`BIGGER_READS` reads)."""
     from .locate import square_grids
     from .ocr import empty_cells
 
-    if cells > MAX_SIDE * MAX_SIDE:
-        return _read_numbers_split(image, grid, problem, hole_home)
-    shapes = [(w, n // w) for n in (cells + 1, cells) for w in range(2, 17) if n % w == 0 and 2 <= n // w <= 16]
-    aspect = grid.width / grid.height
-    shapes.sort(key=lambda wh: abs(wh[0] / wh[1] - aspect) + abs(wh[0] / wh[1] - 1))
-    for w, h in shapes[:2]:
-        try:
-            bigger = locate_grid(image, w, h)
-            return _read_numbers(image, bigger, None, w, h, hole_home=hole_home)
-        except (GridNotFoundError, NumbersUnreadableError):
-            continue
     # the grid found, and its tiles made square (an axis of two or three tiles measures its pitch poorly)
     bases = [grid, *(g for g in square_grids(grid) if (g.width, g.height) == (grid.width, grid.height))]
     sizes = sorted(
@@ -2076,7 +2122,7 @@ def _read_numbers_bigger(
                             continue
                         tried.add(candidate)
                         if reads == BIGGER_READS:
-                            raise problem
+                            return None
                         reads += 1
                         try:
                             return _read_numbers(
@@ -2084,7 +2130,7 @@ def _read_numbers_bigger(
                             )
                         except NumbersUnreadableError:
                             continue
-    raise problem
+    return None
 
 
 def _and_refined(image: PILImage.Image, grid: Grid) -> Iterator[Grid]:
