@@ -165,7 +165,7 @@ let hintTimer = null;
 let saveTimer = null;
 let pending = 0; // new games being dealt; the board is aria-busy meanwhile
 let swipe = null; // {id, x, y} while a touch is down on the board
-let swipedAt = 0; // a click right after a swipe is the swipe's own tap: ignored
+let swipedAt = -Infinity; // a click right after a swipe is the swipe's own tap: ignored (none yet: a click in the page's first 400 ms counts)
 let readFiles = { shot: null, reference: null }; // files chosen for "From a screenshot"
 let reading = false; // a screenshot is being read
 
