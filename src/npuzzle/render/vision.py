@@ -357,8 +357,14 @@ def _check_time() -> None:
 def _even_grid(image: PILImage.Image, width: int, height: int, frame: int = 0) -> Grid:
     """The whole image (within a ``frame`` px wide, :func:`_framed`) cut evenly into ``width`` × ``height``
     cells (a screenshot cropped to the board)."""
-    pw, ph = (image.width - 2 * frame) / width, (image.height - 2 * frame) / height
-    return Grid(Axis(float(frame), pw, pw, width), Axis(float(frame), ph, ph, height))
+    return _box_cut(float(frame), float(frame), image.width - 2 * frame, image.height - 2 * frame, width, height)
+
+
+def _box_cut(x: float, y: float, box_width: float, box_height: float, width: int, height: int) -> Grid:
+    """The box at ``x``, ``y`` of ``box_width`` × ``box_height`` pixels cut evenly into ``width`` × ``height``
+    touching cells."""
+    pw, ph = box_width / width, box_height / height
+    return Grid(Axis(x, pw, pw, width), Axis(y, ph, ph, height))
 
 
 FRAME_PX = 4  # pixels of frame drawn round a screenshot cut to its board (_framed) ...
@@ -692,14 +698,15 @@ def _read_in_rectangles(
     ):
         _check_time()
         for w, h in sizes:
-            pw, ph = (x1 - x0) / w, (y1 - y0) / h
-            if min(pw, ph) < MIN_TILE_PX * 2 or (blank_cell is not None and not 0 <= blank_cell < w * h):
+            grid = _box_cut(x0, y0, x1 - x0, y1 - y0, w, h)
+            if min(grid.columns.pitch, grid.rows.pitch) < MIN_TILE_PX * 2 or (
+                blank_cell is not None and not 0 <= blank_cell < w * h
+            ):
                 continue
             if min(ref_image.width // w, ref_image.height // h) < 2:
                 continue
             if (w, h) not in refs:
                 refs[w, h] = cell_features(ref_image, w, h, side=reference_side(ref_image, w, h))
-            grid = Grid(Axis(x0, pw, pw, w), Axis(y0, ph, ph, h))
             cost, columns = _assignment(image, grid, refs[w, h], blank_cell)
             if (mismatch := _matched_mean(cost, columns)) <= REFINE_MATCH_RMS:
                 cuts.append((mismatch * _match_contrast(cost, columns), grid))
@@ -778,7 +785,7 @@ def _layouts(
             even = _even_grid(image, width, height, frame)
         else:
             bx, by, bw, bh = board
-            even = Grid(Axis(bx, bw / width, bw / width, width), Axis(by, bh / height, bh / height, height))
+            even = _box_cut(bx, by, bw, bh, width, height)
         if board is not None and not exact:
             # the tiles of a crop to the board sit a gap apart, which an even split takes into its cells, a
             # gap more at each step; fitted to the gaps, it cuts the tiles themselves (bench seeds 1000-1099
@@ -1641,8 +1648,8 @@ def _read_with_preview(
     read lie apart from the preview and take more room than it (the board is not taken for the preview), the
     board is solvable, and the missing piece is where ``hole_home`` says (if given; a preview shows where it
     belongs), or else the tiles' seams do not side against the matching on which piece is missing
-    (:func:`_missing_piece_disputed`: a doubt, the hole's cell among its doubts). ``(reading, None)``, or ``(None, doubted)``: the first reading that matched a preview closely
-    but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. ``on_grids_only``: the tiles
+    (:func:`_missing_piece_disputed`: a doubt, the hole's cell among its doubts). ``(reading, None)``, or
+    ``(None, doubted)``: the first reading that matched a preview closely but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. ``on_grids_only``: the tiles
     are matched on ``grids`` alone (a board already read), not on others found around them. ``outlined``:
     :func:`~npuzzle.render.locate.outlined_boxes` of ``image``, if worked out already."""
     doubted: ScreenshotReading | None = None
@@ -2076,7 +2083,7 @@ def _read_numbers_recut(
 
     x0, y0, x1, y1 = grid.box
     for w, h in shapes:
-        even = Grid(Axis(x0, (x1 - x0) / w, (x1 - x0) / w, w), Axis(y0, (y1 - y0) / h, (y1 - y0) / h, h))
+        even = _box_cut(x0, y0, x1 - x0, y1 - y0, w, h)
         for candidate in dict.fromkeys([refine_grid(image, even, any_gap=True), even]):
             if len(empty_cells(_crops(image, candidate))) != 1:
                 continue
