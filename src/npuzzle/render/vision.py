@@ -1647,10 +1647,11 @@ def _read_with_preview(
     is, and more: the tiles match their pieces closely (:data:`STRONG_MATCH_RMS`) without a doubt, the cells
     read lie apart from the preview and take more room than it (the board is not taken for the preview), the
     board is solvable, and the missing piece is where ``hole_home`` says (if given; a preview shows where it
-    belongs), or else the tiles' seams do not side against the matching on which piece is missing
-    (:func:`_missing_piece_disputed`: a doubt, the hole's cell among its doubts). ``(reading, None)``, or
-    ``(None, doubted)``: the first reading that matched a preview closely but with a doubt (:func:`_preview_doubt`; its ``preview`` set), or None. ``on_grids_only``: the tiles
-    are matched on ``grids`` alone (a board already read), not on others found around them. ``outlined``:
+    belongs), and, when it is not given, the tiles' seams do not side against the matching on which piece is
+    missing (:func:`_missing_piece_disputed`: else a doubt, the hole's cell among its doubts). ``(reading,
+    None)``, or ``(None, doubted)``: the first reading that matched a preview closely but with a doubt
+    (:func:`_preview_doubt`; its ``preview`` set), or None. ``on_grids_only``: the tiles are matched on
+    ``grids`` alone (a board already read), not on others found around them. ``outlined``:
     :func:`~npuzzle.render.locate.outlined_boxes` of ``image``, if worked out already."""
     doubted: ScreenshotReading | None = None
     # only the best grid's box is kept clear: other grids may reach past the board into the preview; alike
@@ -1679,8 +1680,10 @@ def _read_with_preview(
             except PuzzleError:
                 continue
             doubt = _preview_doubt(image, reading, preview, fit, hole_home, blank_cell)
-            if doubt is None and hole_home is None and (disputed := _missing_piece_disputed(image, reading, preview,
-                                                                                            blank_cell)):
+            disputed = None
+            if doubt is None and hole_home is None:
+                disputed = _missing_piece_disputed(image, reading, preview, blank_cell)
+            if disputed is not None:
                 doubt, reading = "doubt", replace(reading, ambiguous=(*reading.ambiguous, disputed))
             if doubt is None:
                 return replace(reading, picture=_drawn_with_preview(image, reading, preview), preview=fit), None
