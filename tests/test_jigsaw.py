@@ -1332,6 +1332,20 @@ def test_a_reading_on_unlike_gaps_that_the_one_gap_grids_confirm_stands(seed: in
     _assert_read_right_unless_refused(seed, may_refuse=False)
 
 
+def test_a_grid_with_unlike_gaps_is_read_again_cut_with_one_gap() -> None:
+    """Fresh "picture, game looks" 60485 (a 3x3 of tiles lined 1 px, 3.5 px apart, scale 0.69): the columns
+    were refined as touching tiles, each taking in the gap on its left, against the rows' 3.5 px gap. No
+    grid tried read surely and it was refused; cut with one gap both ways (the columns refit to the rows'
+    gap), the second seam measure vouches for the right board."""
+    from npuzzle.render import locate
+
+    shot = _picture_shot(60485, looks=True)
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+    assert reading.grid is not None and locate.gaps_alike(reading.grid)
+    assert _grid_error(reading.grid, _true_grid(shot)) <= 2.0
+
+
 def _assert_read_right_unless_refused(seed: int, may_refuse: bool, looks: bool | str = False) -> None:
     """Seed ``seed`` (picture tiles, no reference, the hole's home bottom-right, ``looks`` as
     :func:`_picture_shot`'s) reads right, or is refused when ``may_refuse``: never read wrong."""

@@ -2376,10 +2376,11 @@ def _read_picture(
     tiles' seams (:func:`npuzzle.render.jigsaw.assemble`). Without the size, a grid that gives no sure
     reading is tried once more as :func:`_grid_on_hole` fits it to the hole. When no grid gives one, a
     second seam measure may still vouch for a reading (:func:`_witnessed_on`), also on grids with one axis
-    recut to the other's square tiles (:func:`~npuzzle.render.locate.square_grids`) and, by the full margin,
-    on the board's outlines cut evenly (:func:`_outlines`), and last on grids the step maps propose
-    (:func:`_read_on_step_grids`). A sure reading on a grid whose gaps differ across and down stands only if
-    the grid cut with one gap both ways reads no other way (:func:`_read_otherwise_with_one_gap`)."""
+    recut to the other's square tiles (:func:`~npuzzle.render.locate.square_grids`) or, when the gaps differ, to
+    the other's gap (:func:`~npuzzle.render.locate.with_one_gap`) and, by the full margin, on the board's
+    outlines cut evenly (:func:`_outlines`), and last on grids the step maps propose (:func:`_read_on_step_grids`).
+    A sure reading on a grid whose gaps differ across and down stands only if the grid cut with one gap both
+    ways reads no other way (:func:`_read_otherwise_with_one_gap`)."""
     memo = _PictureMemo(image)
     reading = _read_picture_on(memo, grid, hole_home, strict, size_given)
     if reading.ambiguous or reading.grid is None:
@@ -2501,7 +2502,7 @@ def _read_picture_on(
     memo: _PictureMemo, grid: Grid, hole_home: int | str | None, strict: bool, size_given: bool
 ) -> ScreenshotReading:
     """:func:`_read_picture` before its last check: the first sure reading of the grids it tries."""
-    from .locate import content_grid, gaps_alike, refine_grid, snapped_grid, square_grids
+    from .locate import content_grid, gaps_alike, refine_grid, snapped_grid, square_grids, with_one_gap
 
     image = memo.image
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
@@ -2558,6 +2559,14 @@ def _read_picture_on(
         square = _grown_while_tiles_go_on(memo, refine_grid(image, square), refine=True)
         if square not in tried:
             tried.append(square)
+    # gaps unlike across and down: each axis refit to the other's gap (as _read_otherwise_with_one_gap doubts a
+    # sure reading), read only when the second measure vouches (below). Fresh 60485 of "game looks", a 3x3 whose
+    # columns were refined as touching tiles, each taking in the 3.5 px gap on its left as the rows did not
+    if not gaps_alike(refined):
+        for axis in ("columns", "rows"):
+            recut = with_one_gap(image, refined, axis)
+            if recut not in tried:
+                tried.append(recut)
     # still none: a second seam measure may vouch for a reading with a smaller margin (only after every grid
     # was tried: on a grid a few pixels off it can make a wrong arrangement look sure on its own)
     for candidate in tried:
