@@ -323,7 +323,8 @@ def test_a_flat_hole_among_the_tiles_of_a_smooth_picture_is_flat_enough(photo_4x
 def test_a_hole_filled_with_a_plain_pattern_is_told_from_pieces_and_frame_strips(photo_4x4: Shot, pattern: str) -> None:
     """A hole filled with stripes, checks or a gradient need not be flat (``HOLE_MAX_SPREAD``), but it is a
     plain pattern (``_plain_pattern``): blurred, a plane; its colours on one line. No piece of the photo
-    spread more than a flat hole is one, nor a cell that takes in a strip of the board's frame."""
+    spread more than a flat hole is one, nor a cell that takes in a strip of the board's frame wider than the
+    rim left out (``PATTERN_INSET``); a narrower strip is a grid a pixel or two off, and the hole stays one."""
     from npuzzle.render import vision
 
     cells = _true_cells(photo_4x4)
@@ -333,10 +334,30 @@ def test_a_hole_filled_with_a_plain_pattern_is_told_from_pieces_and_frame_strips
     typical = float(np.median(spread))
     pieces = [c for i, c in enumerate(cells) if i != hole and spread[i] > vision.HOLE_MAX_SPREAD * typical]
     assert len(pieces) >= 10 and not any(map(vision._plain_pattern, pieces))
-    for strip in (3, 12, 30):
+    inset = max(2, round(vision.PATTERN_INSET * min(cells[hole].shape[:2])))
+    for strip in (inset, inset + 1, 12, 30):
         framed = _patterned(cells[hole], pattern)
         framed[:, :strip] = (200, 60, 220)
-        assert not vision._plain_pattern(framed)
+        assert vision._plain_pattern(framed) == (strip <= inset)
+
+
+@pytest.mark.parametrize("seed", [60631, 60654, 60678])
+def test_a_patterned_hole_cut_a_few_pixels_off_is_still_a_plain_pattern(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fresh "picture, hard looks" boards whose hole is filled with a gradient, stripes or checks, cut 3 px to
+    the right of where they were drawn, as a located grid often is: the hole's cell takes in a strip of gap and
+    of the next tile. Inside a 2 px rim it was no plain pattern, so no cell was the hole (fresh 60707, a 6x6
+    whose grid was 3 px off, was refused so); inside ``PATTERN_INSET`` of its side it is one, and no piece is."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(seed, kind="picture", missing_bottom_right=True, looks="hard"))
+    truth = _true_grid(shot)
+    off = Grid(dataclasses.replace(truth.columns, start=truth.columns.start + 3.0), truth.rows)
+    cells = vision._cells_of(np.asarray(shot.image.convert("RGB")), off)
+    hole = shot.board.tiles.index(0)
+    assert vision._plain_pattern(cells[hole])
+    assert not any(vision._plain_pattern(cell) for k, cell in enumerate(cells) if k != hole)
+    monkeypatch.setattr(vision, "PATTERN_INSET", 0.0)
+    assert not vision._plain_pattern(cells[hole])  # (a 2 px rim)
 
 
 def test_assemble_exact_cuts(photo_4x4: Shot) -> None:

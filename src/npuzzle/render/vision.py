@@ -2340,6 +2340,7 @@ PATTERN_BLUR = 6  # ... unless, blurred over 1/this of its side (stripes and che
 PATTERN_LEFT = 0.12  # ... is a plane (flat or a gradient) to within this share of its colour spread ...
 PATTERN_OFF_LINE = 0.05  # ... and at most this share of its colour variance lies off one line (two-tone) ...
 PATTERN_TAIL = 0.25  # ... and at most this share along it from pixels 3 deviations out (stars on a dark sky)
+PATTERN_INSET = 0.04  # ... all weighed inside a rim of this share of its side (2 px at least)
 HOLE_PATTERNS = 2  # cells filled with a plain pattern (not flat) weighed as the hole besides, at most
 LONE_HOLE = 1.5  # a cell whose best seam is this many times the median cell's meets no other (_lone_cell) ...
 LONE_HOLE_SPREAD = 0.6  # ... weighed as the hole too, if at most this spread (share) when a cell is far the flattest
@@ -3047,19 +3048,24 @@ def _lone_cell(tiles: np.ndarray, spread: np.ndarray, any_spread: bool = False) 
 
 def _plain_pattern(cell: np.ndarray) -> bool:
     """Whether ``cell`` (RGB pixels) is filled with a plain pattern, as games fill a hole: stripes, checks or a
-    gradient between two colours. Inside a 2 px rim, blurred over 1/:data:`PATTERN_BLUR` of its side, it is a plane
-    to within :data:`PATTERN_LEFT` of its colour spread, and its colours lie on one line in RGB to within
+    gradient between two colours. Inside a rim of :data:`PATTERN_INSET` of its side (2 px at least), blurred over
+    1/:data:`PATTERN_BLUR` of its side, it is a plane to within :data:`PATTERN_LEFT` of its colour spread, and
+    its colours lie on one line in RGB to within
     :data:`PATTERN_OFF_LINE` of their variance, spread along it evenly rather than by a few outliers
     (:data:`PATTERN_TAIL`: the stars of a dark starfield's pieces, 0.69-0.84 of their variance 3 deviations out,
     where the patterned holes below have at most 0.09). A cell of a grid that takes in the board's frame (unseen
     seed 28073: frame, a flat piece and a face, 0.43 and 0.49) is neither; on the exact grids of dev "hard looks"
     seeds 59000-59199, 54 of the 56 patterned holes that are not flat enough for :data:`HOLE_MAX_SPREAD` are plain
     (at most 0.12 and 0.05), and none of their 4,289 pieces spread as much (5 were, on two boards, before the tail
-    was weighed)."""
+    was weighed). The rim grows with the cell: a located grid is often a few pixels off, and its hole's cell
+    takes in a strip of gap and of the next tile (fresh 60707, a 6x6 whose gradient hole was cut a few pixels
+    off, was refused for want of a hole). Of the 110 holes of fresh "hard looks" 60619-60728 cut 3 px off, 23
+    were plain inside 2 px and 50 inside this rim, and 1 of their 2,264 pieces (4 cut exactly)."""
     import numpy as np
     from PIL import Image, ImageFilter
 
-    inner = np.ascontiguousarray(cell[2:-2, 2:-2, :3])
+    rim = max(2, round(PATTERN_INSET * min(cell.shape[:2])))
+    inner = np.ascontiguousarray(cell[rim:-rim, rim:-rim, :3])
     height, width = inner.shape[:2]
     if min(height, width) < MIN_CELL_PX:
         return False
