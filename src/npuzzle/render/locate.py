@@ -957,6 +957,50 @@ def _snapped_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float) -> Axis
     return replace(axis, offsets=tuple(axis.offset(j) + float(m) for j, m in enumerate(moves)))
 
 
+SYMMETRY_REACH = 6.0  # pixels: how far either way of where the grid puts it a gap's centre is looked for ...
+SYMMETRY_WINDOW = 8  # ... as the place whose colour steps this many pixels either side mirror each other best
+
+
+def symmetric_grid(image: PILImage.Image, grid: Grid) -> Grid:
+    """``grid`` with each axis refit (start and pitch, its gap kept) to where the colour steps round its gaps
+    mirror each other: a game draws every tile alike on its two sides (a gap, an inner highlight line, a
+    bevel's edge, a border), so the steps of one tile's far side and the next one's near side are a mirror
+    image round the gap's centre, wherever the strongest of them lies. An inner highlight line's two steps a
+    pixel or two inside each tile can outweigh a thin gap's (fresh "hard looks" 60650, a 5x5 whose columns
+    were refined onto the highlight, 3 px off), but they mirror the next tile's round the same centre."""
+    maps = _step_maps(image)
+    columns = _symmetric_axis(*_axis_steps(maps, grid, "columns")[:4])
+    rows = _symmetric_axis(*_axis_steps(maps, grid, "rows")[:4])
+    return Grid(columns, rows)
+
+
+def _symmetric_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float) -> Axis:
+    """:func:`symmetric_grid` along one axis (``profile`` as :func:`_refine_axis` weighs it)."""
+    import numpy as np
+
+    if axis.count < 2:
+        return axis
+    gain = _gain(profile, lo, hi)
+    xs = np.arange(len(gain), dtype=np.float64)
+    reach = np.arange(-SYMMETRY_REACH, SYMMETRY_REACH + 1e-9, REFINE_STEP / 2)
+    apart = np.arange(0.5, SYMMETRY_WINDOW, 1.0)
+    centres = []
+    for j in range(1, axis.count):
+        places = (axis.span(j - 1)[1] + axis.span(j)[0]) / 2 + reach
+        before = np.interp(places[:, None] - apart[None, :], xs, gain)
+        after = np.interp(places[:, None] + apart[None, :], xs, gain)
+        misfit = np.abs(before - after).mean(axis=1) / (np.abs(before).mean(axis=1) + np.abs(after).mean(axis=1) + 1e-9)
+        centres.append(float(places[int(np.argmin(misfit))]))
+    gap = axis.pitch - axis.tile
+    if len(centres) == 1:
+        pitch, first = axis.pitch, centres[0] - axis.pitch
+    else:
+        pitch, first = (float(v) for v in np.polyfit(np.arange(1, axis.count), centres, 1))
+    if pitch - gap < MIN_TILE:
+        return axis
+    return Axis(first + gap / 2, pitch, pitch - gap, axis.count, axis.score)
+
+
 CONTENT_LOW = 0.2  # a place in the pitch whose strips differ from cell to cell less than this share of a typical ...
 CONTENT_KEEP = 0.9  # ... place's (the mean of the cells' deviations, the largest tenth left out) is no tile's
 CONTENT_MOVE = 2.0  # pixels: a tile side moved less than this by content_grid stays where it was

@@ -2378,7 +2378,8 @@ def _read_picture(
     reading is tried once more as :func:`_grid_on_hole` fits it to the hole. When no grid gives one, a
     second seam measure may still vouch for a reading (:func:`_witnessed_on`), also on grids with one axis
     recut to the other's square tiles (:func:`~npuzzle.render.locate.square_grids`) or, when the gaps differ, to
-    the other's gap (:func:`~npuzzle.render.locate.with_one_gap`) and, by the full margin, on the board's
+    the other's gap (:func:`~npuzzle.render.locate.with_one_gap`), or refit to its gaps' mirror centres
+    (:func:`~npuzzle.render.locate.symmetric_grid`), and, by the full margin, on the board's
     outlines cut evenly (:func:`_outlines`), and last on grids the step maps propose (:func:`_read_on_step_grids`).
     A sure reading on a grid whose gaps differ across and down stands only if the grid cut with one gap both
     ways reads no other way (:func:`_read_otherwise_with_one_gap`)."""
@@ -2503,7 +2504,15 @@ def _read_picture_on(
     memo: _PictureMemo, grid: Grid, hole_home: int | str | None, strict: bool, size_given: bool
 ) -> ScreenshotReading:
     """:func:`_read_picture` before its last check: the first sure reading of the grids it tries."""
-    from .locate import content_grid, gaps_alike, refine_grid, snapped_grid, square_grids, with_one_gap
+    from .locate import (
+        content_grid,
+        gaps_alike,
+        refine_grid,
+        snapped_grid,
+        square_grids,
+        symmetric_grid,
+        with_one_gap,
+    )
 
     image = memo.image
     if not size_given:  # a part of the board taken for all of it: the rows or columns beyond look like tiles
@@ -2568,6 +2577,12 @@ def _read_picture_on(
             recut = with_one_gap(image, refined, axis)
             if recut not in tried:
                 tried.append(recut)
+    # each axis refit to where the steps round its gaps mirror each other (the steps of a tile's inner line
+    # can outweigh a thin gap's, but they mirror the next tile's round the gap: fresh "hard looks" 60650, a 5x5
+    # whose columns sat on its 1 px highlight lines, 3 px off), read only when the second measure vouches
+    symmetric = symmetric_grid(image, refined)
+    if symmetric not in tried:
+        tried.append(symmetric)
     # still none: a second seam measure may vouch for a reading with a smaller margin (only after every grid
     # was tried: on a grid a few pixels off it can make a wrong arrangement look sure on its own)
     for candidate in tried:
