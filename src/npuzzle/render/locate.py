@@ -919,10 +919,16 @@ def snapped_grid(image: PILImage.Image, grid: Grid) -> Grid:
     cell 0.81 px off in the median and up to 2.93 (seeds 140-199), moved 0.68 and up to 1.52, none further
     off; held out (300-399) 0.86 and 3.04, moved 0.75 and 2.36. Evenly spaced tiles (game looks 130-169)
     are left where they are."""
+    return _each_axis_fitted(image, grid, _snapped_axis)
+
+
+def _each_axis_fitted(
+    image: PILImage.Image, grid: Grid, fit: Callable[[Axis, np.ndarray, float, float], Axis]
+) -> Grid:
+    """``grid`` with each axis replaced by ``fit`` of it, the colour steps across it over the board, and its
+    span (:func:`_axis_steps`)."""
     maps = _step_maps(image)
-    columns = _snapped_axis(*_axis_steps(maps, grid, "columns")[:4])
-    rows = _snapped_axis(*_axis_steps(maps, grid, "rows")[:4])
-    return Grid(columns, rows)
+    return Grid(fit(*_axis_steps(maps, grid, "columns")[:4]), fit(*_axis_steps(maps, grid, "rows")[:4]))
 
 
 def _snapped_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float) -> Axis:
@@ -968,10 +974,7 @@ def symmetric_grid(image: PILImage.Image, grid: Grid) -> Grid:
     image round the gap's centre, wherever the strongest of them lies. An inner highlight line's two steps a
     pixel or two inside each tile can outweigh a thin gap's (fresh "hard looks" 60650, a 5x5 whose columns
     were refined onto the highlight, 3 px off), but they mirror the next tile's round the same centre."""
-    maps = _step_maps(image)
-    columns = _symmetric_axis(*_axis_steps(maps, grid, "columns")[:4])
-    rows = _symmetric_axis(*_axis_steps(maps, grid, "rows")[:4])
-    return Grid(columns, rows)
+    return _each_axis_fitted(image, grid, _symmetric_axis)
 
 
 def _symmetric_axis(axis: Axis, profile: np.ndarray, lo: float, hi: float) -> Axis:

@@ -2379,10 +2379,10 @@ def _read_picture(
     second seam measure may still vouch for a reading (:func:`_witnessed_on`), also on grids with one axis
     recut to the other's square tiles (:func:`~npuzzle.render.locate.square_grids`) or, when the gaps differ, to
     the other's gap (:func:`~npuzzle.render.locate.with_one_gap`), or refit to its gaps' mirror centres
-    (:func:`~npuzzle.render.locate.symmetric_grid`), and, by the full margin, on the board's
-    outlines cut evenly (:func:`_outlines`), and last on grids the step maps propose (:func:`_read_on_step_grids`).
-    A sure reading on a grid whose gaps differ across and down stands only if the grid cut with one gap both
-    ways reads no other way (:func:`_read_otherwise_with_one_gap`)."""
+    (:func:`~npuzzle.render.locate.symmetric_grid`), and, by the full margin, on the board's outlines cut evenly
+    (:func:`_outlines`), and last on grids the step maps propose (:func:`_read_on_step_grids`). A sure reading on
+    a grid whose gaps differ across and down stands only if the grid cut with one gap both ways reads no other
+    way (:func:`_read_otherwise_with_one_gap`)."""
     memo = _PictureMemo(image)
     reading = _read_picture_on(memo, grid, hole_home, strict, size_given)
     if reading.ambiguous or reading.grid is None:
@@ -3065,8 +3065,8 @@ def _plain_pattern(cell: np.ndarray) -> bool:
     """Whether ``cell`` (RGB pixels) is filled with a plain pattern, as games fill a hole: stripes, checks or a
     gradient between two colours. Inside a rim of :data:`PATTERN_INSET` of its side (2 px at least), blurred over
     1/:data:`PATTERN_BLUR` of its side, it is a plane to within :data:`PATTERN_LEFT` of its colour spread, and
-    its colours lie on one line in RGB to within
-    :data:`PATTERN_OFF_LINE` of their variance, spread along it evenly rather than by a few outliers
+    its colours lie on one line in RGB to within :data:`PATTERN_OFF_LINE` of their variance, spread along it
+    evenly rather than by a few outliers
     (:data:`PATTERN_TAIL`: the stars of a dark starfield's pieces, 0.69-0.84 of their variance 3 deviations out,
     where the patterned holes below have at most 0.09). A cell of a grid that takes in the board's frame (unseen
     seed 28073: frame, a flat piece and a face, 0.43 and 0.49) is neither; on the exact grids of dev "hard looks"
