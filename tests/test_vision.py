@@ -901,6 +901,33 @@ def test_a_picture_refusal_keeps_its_cause_when_ocr_cannot_run(monkeypatch: pyte
         read_screenshot(shot.image)
 
 
+def star_field(seed: int, width: int = 400, height: int = 600) -> Image.Image:
+    """A night sky: a few hundred coloured specks, blurred a little, on black (a held-out picture's kind)."""
+    from PIL import ImageFilter
+
+    rng = np.random.default_rng(seed)
+    sky = np.zeros((height, width, 3))
+    for _ in range(900):
+        x, y = rng.integers(0, width), rng.integers(0, height)
+        sky[y, x] = rng.uniform(80, 255, 3) * rng.uniform(0.3, 1)
+    blurred = np.asarray(Image.fromarray(sky.astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.8)))
+    return Image.fromarray(np.clip(blurred.astype(np.float64) * 4, 0, 255).astype(np.uint8))
+
+
+def test_specks_taken_for_ink_do_not_hide_the_pictures_refusal(tmp_path: Path) -> None:
+    """Held-out 63181, a 4x6 of star-field pieces in 8 px gaps: its tiles could not be put back together, and
+    a 2-row grid whose specks sat in its cells' middles was then read for numbers, found none, and that
+    refusal ("found a 3x2 grid but no numbers ...: give --reference") was reported instead of the picture's,
+    about a grid that is not the board. The picture's refusal, on the board's own grid, stands."""
+    picture = tmp_path / "stars.png"
+    star_field(1).save(picture)
+    style = replace(random_style(63181, kind="picture", looks=True), picture=str(picture))
+    shot = game_screenshot(style)
+    with pytest.raises(PictureReassemblyError, match=r"the 4x6 picture.*--size/--crop") as refused:
+        read_screenshot(shot.image)
+    assert refused.value.grid is not None and (refused.value.grid.width, refused.value.grid.height) == (4, 6)
+
+
 def test_the_reference_shape_finds_a_board_the_locator_cut_short() -> None:
     """The hole shows the window's background at the board's edge, so the best located grid is 4x5 on a 5x5
     board; the reference's square pieces rule that grid out and the grid one column wider reads right."""

@@ -1964,8 +1964,12 @@ def _read_without_reference(
     if width is None:  # no grid located gave a reading: perhaps touching numbered tiles, lines unseen
         try:
             reading = _read_numbers_around_hole(image, grids, hole_home)
-        except ReadingError as numbers_refusal:  # numbers on every tile: that refusal names the cause
-            raise numbers_refusal from None
+        except ReadingError as numbers_refusal:
+            # numbers seen on most tiles: that refusal names the cause; none read (a star field's specks taken
+            # for ink: held-out 63181, a 4x6 refused as "a 3x2 grid but no numbers"), the first grid's does
+            if not isinstance(numbers_refusal, NumbersUnreadableError) or _numbers_seen(numbers_refusal):
+                raise numbers_refusal from None
+            reading = None
         if reading is not None:
             return reading
     raise first
@@ -2229,6 +2233,8 @@ def _read_numbers_around_hole(
             _check_solvable(reading)
             return reading
         except ReadingError as exc:
+            if exc.grid is None:
+                exc.grid = grid  # for a debug picture of the grid the refusal is about
             refusal = refusal or exc
         except OcrUnavailableError:
             return None
