@@ -70,6 +70,19 @@ def test_a_crop_to_large_tiles_alone_is_read_shrunk() -> None:
     assert reading.grid is not None and _off(reading.grid.box, 0, 0, w, h) <= 0.04 * 360
 
 
+def test_a_board_the_shrunk_copy_loses_is_read_at_full_size() -> None:
+    """Bench "picture, preview shown" 64319: a 3x3 of 179 px tiles whose hole shows the gaps' colour, a
+    preview beside it. Located right at full size, it was read on a copy shrunk to 128 px tiles, where the best
+    grid is a 2x2 inside the preview, and refused; a refusal on the copy is read again at full size."""
+    from screenshots import random_style
+
+    shot = game_screenshot(random_style(64319, kind="picture", missing_bottom_right=False, preview=True))
+    assert shot.style.hole == "background" and shot.style.width == shot.style.height == 3
+    reading, said = _read(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+    assert any("shrunk" in step for step in said) and any("full size" in step for step in said)
+
+
 def test_tiles_of_an_ordinary_screen_are_read_as_they_are() -> None:
     style = _large()
     style.scale = 1.3  # tiles of 117 px

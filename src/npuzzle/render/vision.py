@@ -1041,7 +1041,24 @@ def _read_in(
                 copy, width, height, reference, strict, blank_cell, exact, hole_home, copy_board, copy_frame, False
             )
 
-        return _read_shrunk(image, shrink, board, frame, read_copy)
+        try:
+            return _read_shrunk(image, shrink, board, frame, read_copy)
+        except HoleHomeMismatchError:  # every number read: the board's own hole home, at any size
+            raise
+        except (ReadingError, GridNotFoundError) as shrunk_refusal:
+            # a shrunk copy can lose the board: bench "picture, preview shown" 64319, a 3x3 of 179 px tiles
+            # whose hole is the gaps' colour, is located right at full size and only as a 2x2 inside its
+            # preview once shrunk, and refused; read at full size, it is read right. Tiles larger than the
+            # seam measures were tuned on are not read at full size
+            if MAX_TILE_PX / shrink > TUNED_TILE_PX:
+                raise
+            _say("refused on the shrunk copy: reading the screenshot at full size")
+            try:
+                return _read_in(
+                    image, width, height, reference, strict, blank_cell, exact, hole_home, board, frame, False
+                )
+            except (ReadingError, GridNotFoundError, ReadingTimeoutError):
+                raise shrunk_refusal from None
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
@@ -1062,6 +1079,7 @@ def _read_in(
 
 
 MAX_TILE_PX = 128  # pixels: a board whose tiles are all larger is read on a copy shrunk to tiles this large
+TUNED_TILE_PX = 220  # ... and read again at full size, if refused so, when none is larger than this
 
 
 def _working_scale(grids: list[Grid]) -> float:
