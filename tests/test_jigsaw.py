@@ -1562,6 +1562,25 @@ def test_a_checked_hole_beside_far_flatter_sky_is_weighed_as_the_hole() -> None:
     assert reading.board == shot.board and reading.goal == shot.goal
 
 
+def test_a_faintly_striped_hole_beside_flatter_pieces_is_weighed_as_the_hole() -> None:
+    """Fresh seed 60805 ("hard looks", a 5x5 whose hole is faintly striped, a quarter as spread as a tile,
+    beside two flatter pieces of the uniform): the stripes were neither among the flattest cells nor as busy
+    as ``HOLE_MAX_SPREAD`` of a tile, where patterned holes are looked for, so no cell weighed was the hole and
+    the board was refused though its seams put it right. A plain pattern between the two is weighed too."""
+    from npuzzle.render import vision
+
+    shot = game_screenshot(random_style(60805, kind="picture", missing_bottom_right=True, looks="hard"))
+    assert shot.style.look is not None and shot.style.look.hole_fill == "stripes"
+    tiles = jigsaw.tile_arrays(_true_cells(shot))
+    hole = shot.board.blank_cell
+    spread = _colour_spreads(tiles)
+    assert vision.HOLE_FLAT_PX < spread[hole] <= vision.HOLE_MAX_SPREAD * float(np.median(spread))
+    assert sum(spread < spread[hole]) >= 2 and vision._plain_pattern(np.rint(tiles[hole]).astype(np.uint8))
+    assert hole in vision._hole_candidates(tiles)
+    reading = read_screenshot(shot.image)
+    assert reading.board == shot.board and reading.goal == shot.goal
+
+
 def test_a_reading_only_a_hair_ahead_on_the_first_measure_is_not_vouched_for() -> None:
     """Fresh seed 59026 ("hard looks": a 4x4 with sunken bevels): both seam measures put three dark tiles of
     the uniform in a wrong 3-cycle first, 0.108 and 0.279 ahead, steady on every recut, and the board came

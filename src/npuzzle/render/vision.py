@@ -3026,7 +3026,9 @@ def _hole_candidates(tiles: np.ndarray) -> list[int]:
     typical = float(np.median(spread))
     patterned = [int(c) for c in flattest if spread[c] > HOLE_MAX_SPREAD * typical and c not in holes]
     plain = [c for c in patterned if _plain_pattern(np.rint(tiles[c]).astype(np.uint8))]
-    return holes + plain[:HOLE_PATTERNS]
+    between = [int(c) for c in flattest if HOLE_FLAT_PX < spread[c] <= HOLE_MAX_SPREAD * typical and c not in holes]
+    plain_between = [c for c in between if _plain_pattern(np.rint(tiles[c]).astype(np.uint8))]
+    return holes + plain[:HOLE_PATTERNS] + plain_between[:1]
 
 
 def _dealt_assembly(
