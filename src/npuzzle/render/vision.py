@@ -2994,7 +2994,9 @@ def _hole_candidates(tiles: np.ndarray) -> list[int]:
     seams to decide among: the flattest cell if it is far the flattest, else the flattest few and the smoothest
     (:func:`_least_detailed`); and a cell that meets no other (:func:`_lone_cell`), however busy when no cell is
     far the flattest, and then up to :data:`HOLE_PATTERNS` cells filled with a plain pattern
-    (:func:`_plain_pattern`) though not flat. Fresh 60028 ("hard looks", a 4x4 whose hole is checked, 0.42 as
+    (:func:`_plain_pattern`) though not flat, and one more spread less than :data:`HOLE_MAX_SPREAD` of a tile
+    but over :data:`HOLE_FLAT_PX` (fresh 60805: faint stripes beside flatter pieces of a uniform).
+    Fresh 60028 ("hard looks", a 4x4 whose hole is checked, 0.42 as
     spread as a tile and meeting pieces 1.19 times the median best seam): two flat sky pieces (0.06 and 0.13) were
     the flattest cells, neither far the flattest, the checks not weighed, and the board came back with the home
     switched to the top-left, a sky piece as the hole and the checks as a piece, wrong, with exit 0; with the
