@@ -1054,11 +1054,29 @@ def _read_in(
                 raise
             _say("refused on the shrunk copy: reading the screenshot at full size")
             try:
-                return _read_in(
-                    image, width, height, reference, strict, blank_cell, exact, hole_home, board, frame, False
+                return _read_on_grids(
+                    image, grids, problem, width, height, reference, strict, blank_cell, exact, hole_home, board
                 )
             except (ReadingError, GridNotFoundError, ReadingTimeoutError):
                 raise shrunk_refusal from None
+    return _read_on_grids(image, grids, problem, width, height, reference, strict, blank_cell, exact, hole_home, board)
+
+
+def _read_on_grids(
+    image: PILImage.Image,
+    grids: list[Grid],
+    problem: GridNotFoundError | None,
+    width: int | None,
+    height: int | None,
+    reference: str | Path | bytes | PILImage.Image | None,
+    strict: bool,
+    blank_cell: int | None,
+    exact: bool,
+    hole_home: int | str | None,
+    board: tuple[float, float, float, float] | None,
+) -> ScreenshotReading:
+    """:func:`_read_in`'s reading of ``image`` at its own size, on the ``grids`` located in it (``problem``:
+    the locator's refusal, if any)."""
     if reference is not None:
         reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
     else:
