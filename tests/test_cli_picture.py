@@ -272,6 +272,18 @@ def test_read_debug_draws_the_grid_of_a_refusal_that_holds_no_reading(
     assert "the grid found" in err and Image.open(tmp_path / "grid.png").size == shot.size
 
 
+def test_read_debug_says_why_it_drew_nothing_when_no_grid_was_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A screenshot with no board in it: refused with no grid, and --debug says it wrote nothing (it was
+    silent, and the user looked for a picture that was never written)."""
+    Image.new("RGB", (300, 200), (40, 120, 200)).save(tmp_path / "plain.png")
+    code = main(["read", str(tmp_path / "plain.png"), "--debug", str(tmp_path / "grid.png")])
+    _, err = capsys.readouterr()
+    assert code == 2 and "wrote no" in err and "grid" in err
+    assert not (tmp_path / "grid.png").exists()
+
+
 @pytest.mark.parametrize("crop", ["²,0,10,10", "0,0,1_0,10", "-1,0,10,10", "0,0,10"])
 def test_read_crop_takes_four_plain_whole_numbers(
     crop: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -216,6 +216,8 @@ def _read(
         refused_grid = getattr(exc, "grid", None)  # a refusal's grid, with or without a rejected reading
         if debug is not None and refused_grid is not None:
             _write_debug(screenshot, refused_grid, debug)
+        elif debug is not None:  # asked for, so say why there is none
+            typer.echo(f"wrote no {debug}: the reading stopped before any grid was found to draw", err=True)
         raise
     if debug is not None and reading.grid is not None:
         _write_debug(screenshot, reading.grid, debug)
