@@ -1033,6 +1033,27 @@ def _read_in(
     if not grids:
         assert problem is not None
         raise problem
+
+    def read_at_this_size() -> ScreenshotReading:
+        """The reading of ``image`` itself (not a shrunk copy), on the ``grids`` located in it."""
+        if reference is not None:
+            reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
+        else:
+            try:
+                reading = _read_beside_preview(
+                    image, grids, problem, width, height, hole_home, blank_cell, strict, exact, board
+                )
+            except PictureReassemblyError as refusal:
+                # shaded faces (a bevel's gradient, a shadow) make numbered tiles look like picture tiles: when
+                # the grid refused as a picture held numbers, the numbers' refusal names the likely cause (the
+                # grid or the size: --size, --crop), where the picture's advises a --reference nobody has
+                if refusal.numbers is None:
+                    raise
+                raise refusal.numbers from None
+            if blank_cell is not None:
+                _check_blank_cell(reading, blank_cell)
+        return reading
+
     shrink = _working_scale(grids) if may_shrink else 1.0
     if shrink < 1.0:
 
@@ -1054,46 +1075,10 @@ def _read_in(
                 raise
             _say("refused on the shrunk copy: reading the screenshot at full size")
             try:
-                return _read_on_grids(
-                    image, grids, problem, width, height, reference, strict, blank_cell, exact, hole_home, board
-                )
+                return read_at_this_size()
             except (ReadingError, GridNotFoundError, ReadingTimeoutError):
                 raise shrunk_refusal from None
-    return _read_on_grids(image, grids, problem, width, height, reference, strict, blank_cell, exact, hole_home, board)
-
-
-def _read_on_grids(
-    image: PILImage.Image,
-    grids: list[Grid],
-    problem: GridNotFoundError | None,
-    width: int | None,
-    height: int | None,
-    reference: str | Path | bytes | PILImage.Image | None,
-    strict: bool,
-    blank_cell: int | None,
-    exact: bool,
-    hole_home: int | str | None,
-    board: tuple[float, float, float, float] | None,
-) -> ScreenshotReading:
-    """:func:`_read_in`'s reading of ``image`` at its own size, on the ``grids`` located in it (``problem``:
-    the locator's refusal, if any)."""
-    if reference is not None:
-        reading = _read_with_reference(image, grids, reference, blank_cell, width, height, exact)
-    else:
-        try:
-            reading = _read_beside_preview(
-                image, grids, problem, width, height, hole_home, blank_cell, strict, exact, board
-            )
-        except PictureReassemblyError as refusal:
-            # shaded faces (a bevel's gradient, a shadow) make numbered tiles look like picture tiles: when
-            # the grid refused as a picture held numbers, the numbers' refusal names the likely cause (the
-            # grid or the size: --size, --crop), where the picture's advises a --reference nobody has
-            if refusal.numbers is None:
-                raise
-            raise refusal.numbers from None
-        if blank_cell is not None:
-            _check_blank_cell(reading, blank_cell)
-    return reading
+    return read_at_this_size()
 
 
 MAX_TILE_PX = 128  # pixels: a board whose tiles are all larger is read on a copy shrunk to tiles this large
