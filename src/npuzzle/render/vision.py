@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -3029,11 +3030,14 @@ def _hole_candidates(tiles: np.ndarray) -> list[int]:
     if sure:
         return holes
     typical = float(np.median(spread))
-    patterned = [int(c) for c in flattest if spread[c] > HOLE_MAX_SPREAD * typical and c not in holes]
-    plain = [c for c in patterned if _plain_pattern(np.rint(tiles[c]).astype(np.uint8))]
-    between = [int(c) for c in flattest if HOLE_FLAT_PX < spread[c] <= HOLE_MAX_SPREAD * typical and c not in holes]
-    plain_between = [c for c in between if _plain_pattern(np.rint(tiles[c]).astype(np.uint8))]
-    return holes + plain[:HOLE_PATTERNS] + plain_between[:1]
+
+    def first_plain(low: float, high: float, most: int) -> list[int]:
+        """The flattest ``most`` cells spread over ``low`` and at most ``high`` filled with a plain pattern."""
+        cells = (c for c in flattest if low < spread[c] <= high and c not in holes)
+        return list(islice((c for c in cells if _plain_pattern(np.rint(tiles[c]).astype(np.uint8))), most))
+
+    busy = first_plain(HOLE_MAX_SPREAD * typical, math.inf, HOLE_PATTERNS)
+    return holes + busy + first_plain(HOLE_FLAT_PX, HOLE_MAX_SPREAD * typical, 1)
 
 
 def _dealt_assembly(
